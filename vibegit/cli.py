@@ -1,0 +1,194 @@
+"""The command line: argument parsing only; every command is in commands.py."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from vibegit import __version__, commands
+
+HELP = """Keep an AI coding agent's workflow state in git.
+
+State lives as one commit per lifecycle event on the orphan branch
+vibegit/state; your branches, index and working tree are never touched.
+A copy is kept in project_document/.ai_state/ for agents to read.
+
+Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 unexpected error.
+"""
+
+app = typer.Typer(
+    help=HELP,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+task_app = typer.Typer(help="Tasks of the kanban: add, start, done, list.", no_args_is_help=True)
+app.add_typer(task_app, name="task")
+
+Lang = typer.Option("en", "--lang", help="Report headings: en, or zh as in the skill document.")
+Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
+
+
+def _lang(lang: str) -> str:
+    if lang not in ("en", "zh"):
+        raise typer.BadParameter(f"{lang!r}: use en or zh", param_hint="--lang")
+    return lang
+
+
+@app.callback(invoke_without_command=True)
+def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
+    if version:
+        print(f"vibegit {__version__}")
+        raise typer.Exit(0)
+
+
+@app.command()
+def init() -> int:
+    """Create the state branch (other commands do it too when needed)."""
+    return commands.init()
+
+
+@app.command()
+def start(
+    workflow: str = typer.Argument(..., help="Workflow name, e.g. vibe-code."),
+    goal: str = typer.Option(..., "--goal", help="What the workflow is for."),
+) -> int:
+    """Start a workflow in phase R1 and take the lock."""
+    return commands.start(workflow, goal)
+
+
+@app.command()
+def phase(
+    to: str = typer.Argument(..., metavar="R1|I|P|E|R2", help="Research, Innovate, Plan, Execute, Review."),
+    step: Optional[str] = typer.Option(None, "--step", help="Free-form step, e.g. 4.3."),
+) -> int:
+    """Enter a phase of the running workflow."""
+    return commands.phase(to, step)
+
+
+@task_app.command("add")
+def task_add(task_id: str = typer.Argument(..., metavar="ID"), title: str = typer.Argument(..., metavar="TITLE")) -> int:
+    """Add a task to the Todo column."""
+    return commands.task_add(task_id, title)
+
+
+@task_app.command("start")
+def task_start(task_id: str = typer.Argument(..., metavar="ID")) -> int:
+    """Move a task to Doing and make it the current task."""
+    return commands.task_start(task_id)
+
+
+@task_app.command("done")
+def task_done(task_id: str = typer.Argument(..., metavar="ID")) -> int:
+    """Move a task to Done."""
+    return commands.task_done(task_id)
+
+
+@task_app.command("list")
+def task_list(as_json: bool = Json) -> int:
+    """List the tasks."""
+    return commands.task_list(as_json)
+
+
+@app.command()
+def context(
+    last: Optional[str] = typer.Option(None, "--last", help="What was just done."),
+    next_: Optional[str] = typer.Option(None, "--next", help="What comes next."),
+    question: Optional[str] = typer.Option(None, "--question", help="Add an open (blocking) question."),
+    answer: Optional[int] = typer.Option(None, "--answer", metavar="N", help="Close open question N."),
+) -> int:
+    """Record the last and next action, and open questions."""
+    return commands.context(last, next_, question, answer)
+
+
+@app.command()
+def checkpoint(
+    file: Optional[str] = typer.Option(None, "--file", help="A file inside the repository."),
+    line: Optional[int] = typer.Option(None, "--line", help="A line within --file."),
+    action: Optional[str] = typer.Option(None, "--action", help="What you are in the middle of."),
+) -> int:
+    """Pin the current commit, branch and file:line."""
+    return commands.checkpoint(file, line, action)
+
+
+@app.command()
+def pause(
+    action: Optional[str] = typer.Option(None, "--action", help="What you were in the middle of."),
+    lang: str = Lang,
+) -> int:
+    """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
+    return commands.pause(action, _lang(lang))
+
+
+@app.command()
+def resume(lang: str = Lang) -> int:
+    """Take the lock again and print the recovery report. (/vibe-resume)"""
+    return commands.resume(_lang(lang))
+
+
+@app.command()
+def status(as_json: bool = Json, lang: str = Lang) -> int:
+    """Print the recovery report, or the state as JSON. (/vibe-state)"""
+    return commands.status(as_json, _lang(lang))
+
+
+@app.command()
+def complete(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history).")) -> int:
+    """Finish the workflow: every task done, no open question, a human confirms."""
+    return commands.complete(yes)
+
+
+@app.command()
+def abort(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question.")) -> int:
+    """End the workflow and release the lock; progress is kept. (/vibe-abort)"""
+    return commands.abort(yes)
+
+
+@app.command()
+def unlock(reason: Optional[str] = typer.Option(None, "--reason", help="Why, for the history.")) -> int:
+    """Release the lock at once and end the workflow. (/vibe-unlock)"""
+    return commands.unlock(reason)
+
+
+@app.command()
+def fail(message: str = typer.Argument(..., help="What went wrong.")) -> int:
+    """Record that the workflow failed; the lock is released."""
+    return commands.fail(message)
+
+
+@app.command()
+def log(
+    count: int = typer.Option(20, "-n", help="How many events."),
+    as_json: bool = Json,
+) -> int:
+    """The newest events of the state branch."""
+    return commands.log(count, as_json)
+
+
+@app.command()
+def demo() -> int:
+    """Play a workflow, a lost session and the recovery in temporary repositories."""
+    from vibegit.demo import run
+
+    return run()
+
+
+def run(argv: list[str]) -> int:
+    """Parse ``argv`` and run the command; usage errors become one line, exit 2."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="vibegit", standalone_mode=False)
+    except typer.Abort:
+        return 1
+    except typer.Exit as exit_:
+        return exit_.exit_code
+    except typer.TyperException as err:
+        message = err.format_message() if hasattr(err, "format_message") else str(err)
+        ctx = getattr(err, "ctx", None)
+        where = ctx.command_path if ctx is not None else "vibegit"
+        print(f"vibegit: {message} (see '{where} --help')", file=sys.stderr)
+        return 2
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,300 @@
+"""One small function per command: gather facts, apply the rules, report.
+
+Each returns an exit code; the CLI only parses arguments and calls these.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from vibegit import git, lifecycle, report, store
+from vibegit.config import Settings, settings
+from vibegit.errors import OK, BadInput, Refused
+from vibegit.files import check_relative_path, check_text
+from vibegit.lifecycle import Env
+from vibegit.model import ACTIVE, Checkpoint, Event, Phase, State, Status
+
+
+@dataclass(frozen=True)
+class Here:
+    """The repository a command runs in, with its settings."""
+
+    repo: git.Repo
+    config: dict[str, str]
+    settings: Settings
+
+
+def here(cwd: Path | None = None) -> Here:
+    repo = git.find_repo(cwd)
+    config = git.read_config(repo)
+    return Here(repo, config, settings(config))
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def head_commit(repo: git.Repo) -> str | None:
+    proc = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False)
+    return proc.stdout.decode().strip() or None
+
+
+def env(h: Here) -> Env:
+    stamp = now()
+    return Env(
+        now=stamp,
+        host=socket.gethostname(),
+        worktree=str(h.repo.toplevel),
+        head=head_commit(h.repo),
+        branch=git.head_branch(h.repo),
+        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
+    )
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def warn(text: str) -> None:
+    print(f"vibegit: {text}", file=sys.stderr, flush=True)
+
+
+def record(h: Here, transition: Callable[[State], tuple[State, Event]], e: Env | None = None) -> store.Written:
+    """Publish one event and say what happened in one line."""
+    written = store.transact(h.repo, h.settings, h.config, e or env(h), transition)
+    for notice in written.notices:
+        warn(notice)
+    say(f"✔ {written.event.name}: {written.event.summary}  [{h.settings.state_branch} {written.commit[:10]}]")
+    return written
+
+
+def _print_report(state: State, lang: str, head: str | None) -> None:
+    say(report.render(state, lang, head).rstrip("\n"))
+
+
+# -- commands -----------------------------------------------------------------
+
+
+def init() -> int:
+    h = here()
+    loaded = store.read_state(h.repo, h.settings)
+    if loaded.head is not None:
+        say(f"vibegit is already set up here ({h.settings.state_branch} at {loaded.head[:10]}).")
+        return OK
+    e = env(h)
+    record(h, lambda s: lifecycle.init(s, e), e)
+    say("Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.")
+    return OK
+
+
+def start(workflow: str, goal: str) -> int:
+    h = here()
+    e = env(h)
+    written = record(h, lambda s: lifecycle.start(s, e, workflow, goal), e)
+    say(f"Lock taken for {written.state.mode.workflow_name!r}; phase R1. Add tasks with 'vibegit task add ID TITLE'.")
+    return OK
+
+
+def phase(to: str, step: str | None) -> int:
+    try:
+        target = Phase(to.upper())
+    except ValueError:
+        raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
+    h = here()
+    e = env(h)
+    record(h, lambda s: lifecycle.phase(s, e, target, step), e)
+    return OK
+
+
+def task_add(task_id: str, title: str) -> int:
+    h = here()
+    e = env(h)
+    record(h, lambda s: lifecycle.task_add(s, e, task_id, title), e)
+    return OK
+
+
+def task_start(task_id: str) -> int:
+    h = here()
+    e = env(h)
+    record(h, lambda s: lifecycle.task_start(s, e, task_id), e)
+    return OK
+
+
+def task_done(task_id: str) -> int:
+    h = here()
+    e = env(h)
+    written = record(h, lambda s: lifecycle.task_done(s, e, task_id), e)
+    st = written.state
+    say(f"{st.completed_tasks}/{st.total_tasks} tasks done.")
+    return OK
+
+
+def task_list(as_json: bool) -> int:
+    h = here()
+    state = store.read_state(h.repo, h.settings).state
+    if as_json:
+        say(json.dumps(report.as_json(state)["tasks"], ensure_ascii=False, indent=2))
+        return OK
+    if not state.tasks:
+        say("No tasks.")
+    for task in state.tasks:
+        say(f"{report.ICON[task.status]} {task.id}  {task.status.value:<5}  {task.title}")
+    return OK
+
+
+def context(last: str | None, next_: str | None, question: str | None, answer: int | None) -> int:
+    h = here()
+    e = env(h)
+    written = record(h, lambda s: lifecycle.context(s, e, last, next_, question, answer), e)
+    for i, q in enumerate(written.state.context.pending_questions, 1):
+        say(f"  open question {i}: {q}")
+    return OK
+
+
+def anchor(h: Here, file: str | None, line: int | None, action: str | None) -> Checkpoint:
+    """A checkpoint position checked against the working tree."""
+    action = check_text(action, "--action") if action is not None else ""
+    if file is None:
+        if line is not None:
+            raise BadInput("--line needs --file")
+        return Checkpoint(action=action)
+    top = h.repo.toplevel.resolve()
+    path = (Path.cwd() / file).resolve() if not os.path.isabs(file) else Path(file).resolve()
+    if top not in path.parents:
+        raise BadInput(f"--file {file}: is outside the repository {top}")
+    rel = check_relative_path(path.relative_to(top).as_posix(), f"--file {file}")
+    if not path.is_file():
+        raise BadInput(f"--file {file}: no such file in the working tree")
+    if line is None:
+        return Checkpoint(file=rel, action=action)
+    with path.open("rb") as f:
+        lines = f.read().splitlines()
+    if not 1 <= line <= len(lines):
+        raise BadInput(f"--line {line}: {rel} has {len(lines)} line(s)")
+    text = lines[line - 1].decode("utf-8", errors="replace").strip()[:200]
+    return Checkpoint(file=rel, line=line, line_text=text, action=action)
+
+
+def checkpoint(file: str | None, line: int | None, action: str | None) -> int:
+    h = here()
+    point = anchor(h, file, line, action)
+    e = env(h)
+    record(h, lambda s: lifecycle.checkpoint(s, e, point), e)
+    return OK
+
+
+def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
+    """Pause without --file keeps the last checkpoint's file:line."""
+    old = state.checkpoint
+    if point.file or old is None:
+        return point
+    return Checkpoint(file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
+
+
+def pause(action: str | None, lang: str) -> int:
+    h = here()
+    point = anchor(h, None, None, action)
+    e = env(h)
+    written = record(h, lambda s: lifecycle.pause(s, e, _keep_position(s, point)), e)
+    _print_report(written.state, lang, e.head)
+    return OK
+
+
+def resume(lang: str) -> int:
+    h = here()
+    e = env(h)
+    state = store.read_state(h.repo, h.settings).state
+    lock = state.lock
+    if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
+        say("The workflow is already running here; nothing to resume.")
+        _print_report(state, lang, e.head)
+        return OK
+    written = record(h, lambda s: lifecycle.resume(s, e), e)
+    _print_report(written.state, lang, e.head)
+    return OK
+
+
+def status(as_json: bool, lang: str) -> int:
+    h = here()
+    state = store.read_state(h.repo, h.settings).state
+    if as_json:
+        say(json.dumps(report.as_json(state), ensure_ascii=False, indent=2))
+        return OK
+    if not report.is_active(state):
+        name = state.mode.workflow_name
+        last = f" (last: {name!r}, {state.workflow.status.value})" if name else ""
+        say(f"No workflow is active{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        return OK
+    _print_report(state, lang, head_commit(h.repo))
+    return OK
+
+
+def confirm(question: str) -> bool:
+    """Ask on the terminal; end of input is a no."""
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline() if sys.stdin else ""
+    return answer.strip().lower() in ("y", "yes", "是", "确认")
+
+
+def complete(yes: bool) -> int:
+    h = here()
+    state = store.read_state(h.repo, h.settings).state
+    lifecycle.check_can_complete(state)
+    if not yes and not confirm(
+        f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
+    ):
+        raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
+    e = env(h)
+    record(h, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e)
+    say("Lock released. Back to conversation mode.")
+    return OK
+
+
+def abort(yes: bool) -> int:
+    h = here()
+    state = store.read_state(h.repo, h.settings).state
+    lifecycle.require(state, ACTIVE, "abort")
+    if not yes and not confirm(
+        f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."
+    ):
+        raise Refused("abort not confirmed; nothing changed")
+    e = env(h)
+    record(h, lambda s: lifecycle.abort(s, e), e)
+    return OK
+
+
+def unlock(reason: str | None) -> int:
+    h = here()
+    e = env(h)
+    record(h, lambda s: lifecycle.unlock(s, e, reason), e)
+    say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
+    return OK
+
+
+def fail(message: str) -> int:
+    h = here()
+    e = env(h)
+    record(h, lambda s: lifecycle.fail(s, e, message), e)
+    return OK
+
+
+def log(count: int, as_json: bool) -> int:
+    if count < 1:
+        raise BadInput(f"-n {count}: must be at least 1")
+    h = here()
+    entries = store.history(h.repo, h.settings, count)
+    if as_json:
+        say(json.dumps(entries, ensure_ascii=False, indent=2))
+        return OK
+    if not entries:
+        say("No events yet.")
+    for entry in entries:
+        say(f"{entry['commit'][:10]}  {entry['date']}  {entry['subject']}")
+    return OK

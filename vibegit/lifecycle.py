@@ -1,0 +1,314 @@
+"""The lifecycle rules of SPEC §5: data in, data out.
+
+Each function takes the current State and what happened, and returns the new
+State and the Event to record, or raises Refused (illegal transition) /
+BadInput (unknown task, bad value). No I/O here: the store writes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from vibegit.errors import BadInput, Refused
+from vibegit.files import check_task_id, check_text
+from vibegit.model import (
+    ACTIVE,
+    Checkpoint,
+    Event,
+    Lock,
+    Mode,
+    ModeType,
+    Phase,
+    State,
+    Status,
+    Task,
+    TaskStatus,
+    Workflow,
+)
+
+UNLOCK_CONDITIONS = (
+    "all tasks done and the user confirmed (vibegit complete)",
+    "the user paused (vibegit pause)",
+    "the user unlocked (vibegit unlock) or aborted (vibegit abort)",
+)
+
+
+@dataclass(frozen=True)
+class Env:
+    """Facts of the moment an event happens, gathered by the caller."""
+
+    now: str
+    host: str = ""
+    worktree: str = ""
+    head: str | None = None
+    branch: str | None = None
+    new_session_id: str = ""
+
+
+Result = tuple[State, Event]
+
+
+def _touch(state: State, env: Env, **changes: object) -> State:
+    session = state.session
+    if not session.id:
+        session = replace(session, id=env.new_session_id, created_at=env.now)
+    return replace(state, session=replace(session, updated_at=env.now), **changes)  # type: ignore[arg-type]
+
+
+def _describe(state: State) -> str:
+    status = state.workflow.status
+    if status is Status.INIT:
+        return "no workflow has been started"
+    return f"workflow {state.mode.workflow_name!r} is {status.value}"
+
+
+def require(state: State, allowed: tuple[Status, ...], command: str) -> None:
+    status = state.workflow.status
+    if status in allowed:
+        return
+    hint = {
+        Status.PAUSED: "run 'vibegit resume' first",
+        Status.RUNNING: "finish it with 'vibegit complete', or 'vibegit pause' / 'vibegit abort'",
+    }.get(status, "run 'vibegit start WORKFLOW --goal TEXT' first")
+    raise Refused(f"cannot {command}: {_describe(state)}; {hint}")
+
+
+def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Lock:
+    return Lock(
+        locked=not paused,
+        workflow=workflow,
+        locked_at=env.now,
+        reason="workflow paused; resume with 'vibegit resume'" if paused else "workflow running; finish it before switching",
+        unlock_conditions=UNLOCK_CONDITIONS,
+        paused=paused,
+        host=env.host,
+        worktree=env.worktree,
+        extra=state.lock.extra if state.lock else {},
+    )
+
+
+def init(state: State, env: Env) -> Result:
+    return _touch(state, env), Event("init", "state branch created")
+
+
+def start(state: State, env: Env, workflow: str, goal: str) -> Result:
+    name = check_text(workflow, "workflow name", max_len=100)
+    if not name or any(c.isspace() for c in name):
+        raise BadInput(f"workflow name {workflow!r:.40}: use one word like vibe-code")
+    goal = check_text(goal, "--goal")
+    if not goal:
+        raise BadInput("--goal: must not be empty")
+    if state.workflow.status in ACTIVE:
+        raise Refused(
+            f"cannot start {name!r}: {_describe(state)}; finish it with 'vibegit complete' "
+            "or end it with 'vibegit abort' first"
+        )
+    new = _touch(
+        state,
+        env,
+        mode=Mode(ModeType.WORKFLOW, name, Phase.R1, "1.1"),
+        workflow=Workflow(Status.RUNNING, env.now, env.branch, None),
+        context=replace(state.context, goal=goal, last_action="", next_action="", pending_questions=()),
+        checkpoint=None,
+        tasks=(),
+        notes="",
+    )
+    new = replace(new, lock=_lock(new, env, name))
+    return new, Event("start", f"{name}: {goal}")
+
+
+def phase(state: State, env: Env, to: Phase, step: str | None) -> Result:
+    require(state, (Status.RUNNING,), f"change phase to {to.value}")
+    if step is not None:
+        step = check_text(step, "--step", max_len=40)
+    before = state.mode.phase
+    new = _touch(state, env, mode=replace(state.mode, phase=to, step=step))
+    summary = f"{before.value if before else '-'} -> {to.value}" + (f" step {step}" if step else "")
+    return new, Event("phase", summary)
+
+
+def _task_or_error(state: State, task_id: str) -> Task:
+    task = state.task(task_id)
+    if task is None:
+        known = ", ".join(t.id for t in state.tasks) or "none yet"
+        raise BadInput(f"unknown task {task_id!r:.70} (known: {known}); add it with 'vibegit task add'")
+    return task
+
+
+def _set_task(state: State, task: Task) -> tuple[Task, ...]:
+    return tuple(task if t.id == task.id else t for t in state.tasks)
+
+
+def task_add(state: State, env: Env, task_id: str, title: str) -> Result:
+    check_task_id(task_id)
+    title = check_text(title, "task title", max_len=500)
+    if not title:
+        raise BadInput("task title: must not be empty")
+    require(state, (Status.RUNNING,), f"add task {task_id}")
+    if state.task(task_id):
+        raise BadInput(f"task {task_id} already exists; pick another id")
+    new = _touch(state, env, tasks=(*state.tasks, Task(task_id, title)))
+    return new, Event("task-add", f"{task_id}: {title}", task=task_id)
+
+
+def task_start(state: State, env: Env, task_id: str) -> Result:
+    check_task_id(task_id)
+    require(state, (Status.RUNNING,), f"start task {task_id}")
+    task = _task_or_error(state, task_id)
+    if task.status is TaskStatus.DONE:
+        raise Refused(f"task {task_id} is already done")
+    new = _touch(
+        state,
+        env,
+        tasks=_set_task(state, replace(task, status=TaskStatus.DOING)),
+        workflow=replace(state.workflow, current_task=task_id),
+    )
+    return new, Event("task-start", f"{task_id}: {task.title}", task=task_id)
+
+
+def task_done(state: State, env: Env, task_id: str) -> Result:
+    check_task_id(task_id)
+    require(state, (Status.RUNNING,), f"finish task {task_id}")
+    task = _task_or_error(state, task_id)
+    if task.status is TaskStatus.DONE:
+        raise Refused(f"task {task_id} is already done")
+    tasks = _set_task(state, replace(task, status=TaskStatus.DONE))
+    current = state.workflow.current_task
+    if current == task_id:
+        current = next((t.id for t in tasks if t.status is TaskStatus.DOING), None)
+    new = _touch(
+        state,
+        env,
+        tasks=tasks,
+        workflow=replace(state.workflow, current_task=current),
+        context=replace(state.context, last_action=f"finished {task_id}: {task.title}"),
+    )
+    return new, Event("task-done", f"{task_id}: {task.title}", task=task_id)
+
+
+def context(
+    state: State,
+    env: Env,
+    last: str | None,
+    next_: str | None,
+    question: str | None,
+    answer: int | None,
+) -> Result:
+    require(state, ACTIVE, "update the context")
+    ctx = state.context
+    questions = list(ctx.pending_questions)
+    if answer is not None:
+        if not 1 <= answer <= len(questions):
+            have = f"1..{len(questions)}" if questions else "none are open"
+            raise BadInput(f"--answer {answer}: no such open question ({have})")
+        questions.pop(answer - 1)
+    if question is not None:
+        questions.append(check_text(question, "--question"))
+    ctx = replace(
+        ctx,
+        last_action=check_text(last, "--last") if last is not None else ctx.last_action,
+        next_action=check_text(next_, "--next") if next_ is not None else ctx.next_action,
+        pending_questions=tuple(questions),
+    )
+    changed = [name for name, v in (("last", last), ("next", next_), ("question", question)) if v is not None]
+    if answer is not None:
+        changed.append(f"answered #{answer}")
+    if not changed:
+        raise BadInput("context: give at least one of --last, --next, --question, --answer")
+    return _touch(state, env, context=ctx), Event("context", ", ".join(changed))
+
+
+def _checkpoint(state: State, env: Env, point: Checkpoint) -> State:
+    return _touch(state, env, checkpoint=replace(point, commit=env.head, branch=env.branch, created_at=env.now))
+
+
+def checkpoint(state: State, env: Env, point: Checkpoint) -> Result:
+    require(state, ACTIVE, "take a checkpoint")
+    where = f" at {point.file}:{point.line}" if point.file else ""
+    return _checkpoint(state, env, point), Event("checkpoint", f"{(env.head or 'no commit')[:12]}{where}")
+
+
+def pause(state: State, env: Env, point: Checkpoint) -> Result:
+    require(state, (Status.RUNNING,), "pause")
+    name = state.mode.workflow_name or ""
+    new = _checkpoint(state, env, point)
+    new = replace(
+        new,
+        mode=replace(new.mode, type=ModeType.PAUSED),
+        workflow=replace(new.workflow, status=Status.PAUSED),
+        lock=_lock(new, env, name, paused=True),
+    )
+    return new, Event("pause", f"{name} paused at {(env.head or 'no commit')[:12]}")
+
+
+def resume(state: State, env: Env) -> Result:
+    """Take the lock again: after a pause, or from another host/worktree."""
+    status = state.workflow.status
+    name = state.mode.workflow_name or ""
+    if status is Status.RUNNING:
+        lock = state.lock
+        if lock and (lock.host, lock.worktree) == (env.host, env.worktree):
+            raise Refused(f"workflow {name!r} is already running here; nothing to resume")
+        summary = f"{name} taken over from {lock.host if lock else '?'}:{lock.worktree if lock else '?'}"
+    else:
+        require(state, (Status.PAUSED,), "resume")
+        summary = f"{name} resumed"
+    new = _touch(
+        state,
+        env,
+        mode=replace(state.mode, type=ModeType.WORKFLOW),
+        workflow=replace(state.workflow, status=Status.RUNNING),
+    )
+    return replace(new, lock=_lock(new, env, name)), Event("resume", summary)
+
+
+def complete(state: State, env: Env, skipped_confirmation: bool) -> Result:
+    check_can_complete(state)
+    how = "confirmation skipped with --yes" if skipped_confirmation else "confirmed on the terminal"
+    new = _end(state, env, Status.COMPLETED)
+    return new, Event("complete", f"{state.mode.workflow_name} completed", details=(f"Vibegit-Confirmation: {how}",))
+
+
+def check_can_complete(state: State) -> None:
+    """The rules before a human is even asked: running, every task done, no open question."""
+    require(state, (Status.RUNNING,), "complete")
+    open_tasks = [t.id for t in state.tasks if t.status is not TaskStatus.DONE]
+    if open_tasks:
+        raise Refused(f"cannot complete: tasks not done: {', '.join(open_tasks)} (vibegit task done ID)")
+    if state.context.pending_questions:
+        raise Refused(
+            f"cannot complete: {len(state.context.pending_questions)} open question(s); "
+            "answer them with 'vibegit context --answer N'"
+        )
+
+
+def _end(state: State, env: Env, status: Status) -> State:
+    return _touch(
+        state,
+        env,
+        mode=replace(state.mode, type=ModeType.CONVERSATION),
+        workflow=replace(state.workflow, status=status),
+        lock=None,
+    )
+
+
+def abort(state: State, env: Env) -> Result:
+    require(state, ACTIVE, "abort")
+    return _end(state, env, Status.ABORTED), Event("abort", f"{state.mode.workflow_name} aborted; progress kept")
+
+
+def unlock(state: State, env: Env, reason: str | None) -> Result:
+    require(state, ACTIVE, "unlock")
+    why = check_text(reason or "unlocked by the user", "--reason")
+    new = _end(state, env, Status.ABORTED)
+    new = replace(new, context=replace(new.context, last_action=f"unlocked: {why}"))
+    return new, Event("unlock", f"{state.mode.workflow_name} unlocked: {why}")
+
+
+def fail(state: State, env: Env, message: str) -> Result:
+    require(state, ACTIVE, "record a failure")
+    message = check_text(message, "failure message")
+    if not message:
+        raise BadInput("fail: the message must not be empty")
+    new = _end(state, env, Status.FAILED)
+    new = replace(new, context=replace(new.context, last_action=f"failed: {message}"))
+    return new, Event("fail", f"{state.mode.workflow_name} failed: {message}")

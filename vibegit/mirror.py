@@ -1,0 +1,189 @@
+"""The working copy of the state in the working tree (SPEC §4).
+
+After each event the state files are written to the mirror directory
+(``project_document/.ai_state`` by default), which is listed in
+``.git/info/exclude``. Hand edits are found by comparing the mirror with the
+state commit it was last written from; they are validated and adopted by the
+next event, or kept beside with a message, never dropped.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vibegit import git
+from vibegit.config import Settings
+from vibegit.errors import BadInput
+from vibegit.files import (
+    CHECKPOINT,
+    CONTEXT,
+    KANBAN,
+    LOCK,
+    MAX_FILE_BYTES,
+    SESSION,
+    STATE_FILES,
+    derived_context_differs,
+    parse_context,
+    parse_kanban,
+    parse_lock,
+    parse_session,
+)
+from vibegit.model import State
+
+if TYPE_CHECKING:
+    from vibegit.store import Loaded
+
+MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows
+
+
+def directory(repo: git.Repo, settings: Settings) -> Path:
+    path = repo.toplevel / settings.mirror_dir
+    top = repo.toplevel.resolve()
+    probe = path
+    while probe != repo.toplevel and probe != probe.parent:  # no component may be a link
+        if probe.is_symlink():
+            raise BadInput(f"{settings.mirror_dir}: {probe.relative_to(repo.toplevel)} is a symbolic link; "
+                           "vibegit does not follow links in its mirror (remove it)")
+        probe = probe.parent
+    if path.exists() and top not in path.resolve().parents:
+        raise BadInput(f"{settings.mirror_dir}: resolves outside the repository")
+    return path
+
+
+def _marker(repo: git.Repo) -> Path:
+    return repo.git_dir / MARKER
+
+
+def _read(path: Path, rel: str) -> bytes | None:
+    if path.is_symlink():
+        raise BadInput(f"{rel}: is a symbolic link; vibegit does not follow links in its mirror (remove it)")
+    if not path.is_file():
+        return None
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise BadInput(f"{rel}: too large ({path.stat().st_size} bytes, at most {MAX_FILE_BYTES})")
+    return path.read_bytes()
+
+
+def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, notices: list[str]) -> State:
+    """The branch state with the mirror's hand edits applied (validated)."""
+    from vibegit.store import read_files
+
+    marker = _marker(repo)
+    base = marker.read_text().strip() if marker.is_file() else ""
+    mdir = directory(repo, settings)
+    state = loaded.state
+    if not base or not mdir.is_dir():
+        return state
+    if base == loaded.head:
+        base_files = loaded.files
+    else:
+        base_files = read_files(repo, cat, base)[1] if cat.get(base) else {}
+    for name in STATE_FILES:
+        rel = f"{settings.mirror_dir}/{name}"
+        disk = _read(mdir / name, rel)
+        if disk is None:
+            if name == LOCK and state.lock is not None and LOCK in base_files:
+                notices.append(f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)")
+            continue
+        if disk == base_files.get(name):
+            continue
+        if loaded.head != base and loaded.files.get(name) != base_files.get(name):
+            _keep_beside(mdir / name, disk, ".conflict", notices,
+                         f"your edit of {rel} conflicts with a newer state from elsewhere")
+            continue
+        state = _adopt_one(name, disk, rel, state, mdir, notices)
+    return state
+
+
+def _keep_beside(path: Path, data: bytes, suffix: str, notices: list[str], why: str) -> None:
+    kept = path.with_name(path.name + suffix)
+    kept.write_bytes(data)
+    notices.append(f"{why}; kept as {kept.name} beside it")
+
+
+def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notices: list[str]) -> State:
+    if name == SESSION:
+        edited = parse_session(disk, rel)
+        for what, mine, theirs in (
+            ("workflow.status", edited.workflow.status, state.workflow.status),
+            ("mode.type", edited.mode.type, state.mode.type),
+            ("mode.workflow_name", edited.mode.workflow_name, state.mode.workflow_name),
+        ):
+            if mine != theirs:
+                raise BadInput(f"{rel}: {what} is changed by vibegit commands (start, pause, resume, "
+                               f"complete, abort), not by hand; set it back to {getattr(theirs, 'value', theirs)!r}")
+        current = edited.workflow.current_task
+        if current and state.task(current) is None:
+            raise BadInput(f"{rel}: workflow.current_task: unknown task {current!r}")
+        notices.append(f"adopted your edit of {rel}")
+        return replace(state, session=replace(edited.session, id=edited.session.id or state.session.id),
+                       mode=edited.mode, workflow=edited.workflow, context=edited.context,
+                       checkpoint=edited.checkpoint, extra=edited.extra)
+    if name == KANBAN:
+        notices.append(f"adopted your edit of {rel}")
+        return replace(state, tasks=parse_kanban(disk, rel))
+    if name == CONTEXT:
+        goal, notes = parse_context(disk, rel)
+        if derived_context_differs(disk.decode(), state):
+            _keep_beside(mdir / name, disk, ".edited", notices,
+                         f"{rel}: only Goal and Notes are adopted (the rest is generated)")
+        else:
+            notices.append(f"adopted your edit of {rel}")
+        return replace(state, notes=notes, context=replace(state.context, goal=goal or state.context.goal))
+    if name == LOCK:
+        lock = parse_lock(disk, rel)
+        if state.lock is None:
+            _keep_beside(mdir / name, disk, ".edited", notices,
+                         f"{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)")
+            return state
+        if (lock.locked, lock.paused) != (state.lock.locked, state.lock.paused):
+            raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
+        notices.append(f"adopted your edit of {rel}")
+        return replace(state, lock=lock)
+    assert name == CHECKPOINT
+    _keep_beside(mdir / name, disk, ".edited", notices,
+                 f"{rel} is generated from session.yaml (edit its checkpoint: section instead)")
+    return state
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write(repo: git.Repo, settings: Settings, commit: str, files: dict[str, str], notices: list[str]) -> None:
+    """Show ``commit``'s state in the mirror; a failure here loses no event."""
+    try:
+        ensure_excluded(repo, settings)
+        mdir = directory(repo, settings)
+        mdir.mkdir(parents=True, exist_ok=True)
+        for name in STATE_FILES:
+            path = mdir / name
+            if name in files:
+                _write_atomic(path, files[name].encode())
+            elif path.is_file() and not path.is_symlink():
+                path.unlink()
+        _write_atomic(_marker(repo), commit.encode() + b"\n")
+    except (OSError, BadInput) as err:
+        notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
+
+
+def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
+    """List the mirror in info/exclude (shared by all worktrees) once."""
+    exclude = repo.common_dir / "info" / "exclude"
+    line = f"/{settings.mirror_dir}/"
+    text = exclude.read_text() if exclude.is_file() else ""
+    if line in text.splitlines():
+        return
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    with exclude.open("a") as f:
+        f.write(("" if not text or text.endswith("\n") else "\n") + "# vibegit state mirror\n" + line + "\n")

@@ -1,0 +1,157 @@
+"""The state model: closed sets as enums, records as frozen dataclasses.
+
+Shapes follow the Session Manager skill's ``session.yaml``; ``extra`` keeps
+keys we do not know so hand-added data survives every event.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Phase(str, Enum):
+    R1 = "R1"
+    I = "I"  # noqa: E741 - the skill's name for the innovate phase
+    P = "P"
+    E = "E"
+    R2 = "R2"
+
+    @property
+    def title(self) -> str:
+        return PHASE_TITLES[self]
+
+
+PHASE_TITLES = {
+    Phase.R1: "Research",
+    Phase.I: "Innovate",
+    Phase.P: "Plan",
+    Phase.E: "Execute",
+    Phase.R2: "Review",
+}
+
+
+class Status(str, Enum):
+    INIT = "init"
+    RUNNING = "running"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    ABORTED = "aborted"
+
+
+ACTIVE = (Status.RUNNING, Status.PAUSED)
+
+
+class ModeType(str, Enum):
+    WORKFLOW = "workflow"
+    PAUSED = "paused"
+    CONVERSATION = "conversation"
+
+
+class TaskStatus(str, Enum):
+    TODO = "todo"
+    DOING = "doing"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Mode:
+    type: ModeType = ModeType.CONVERSATION
+    workflow_name: str | None = None
+    phase: Phase | None = None
+    step: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Workflow:
+    status: Status = Status.INIT
+    started_at: str | None = None
+    branch: str | None = None
+    current_task: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Context:
+    goal: str = ""
+    last_action: str = ""
+    next_action: str = ""
+    pending_questions: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    commit: str | None = None
+    branch: str | None = None
+    snapshot: str | None = None
+    file: str | None = None
+    line: int | None = None
+    line_text: str | None = None  # the anchored line's content, to find it again
+    action: str = ""
+    created_at: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lock:
+    locked: bool
+    workflow: str
+    locked_at: str
+    reason: str
+    unlock_conditions: tuple[str, ...]
+    paused: bool = False
+    host: str = ""
+    worktree: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    title: str
+    status: TaskStatus = TaskStatus.TODO
+
+
+@dataclass(frozen=True)
+class State:
+    session: Session = Session()
+    mode: Mode = Mode()
+    workflow: Workflow = Workflow()
+    context: Context = Context()
+    checkpoint: Checkpoint | None = None
+    lock: Lock | None = None
+    tasks: tuple[Task, ...] = ()
+    notes: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total_tasks(self) -> int:
+        return len(self.tasks)
+
+    @property
+    def completed_tasks(self) -> int:
+        return sum(t.status is TaskStatus.DONE for t in self.tasks)
+
+    def task(self, task_id: str) -> Task | None:
+        return next((t for t in self.tasks if t.id == task_id), None)
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one lifecycle step did: the commit message is made from it."""
+
+    name: str
+    summary: str
+    task: str | None = None
+    details: tuple[str, ...] = ()  # extra trailer lines, "Key: value"

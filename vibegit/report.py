@@ -1,0 +1,162 @@
+"""The recovery report of SPEC §7, in English or with the skill's headings."""
+from __future__ import annotations
+
+from typing import Any
+
+from vibegit.files import lock_dict, session_dict
+from vibegit.model import State, Status, TaskStatus
+
+TEXT = {
+    "en": {
+        "recovery": "## 🔄 Session recovery",
+        "paused": "## ⏸️ Workflow paused",
+        "state": "### Current state",
+        "progress_head": "### Last progress",
+        "next": "### Next step",
+        "checkpoint": "### Checkpoint",
+        "workflow": "Workflow",
+        "phase": "Phase",
+        "progress": "Progress",
+        "goal": "Goal",
+        "lock": "Lock",
+        "tasks_done": "{done}/{total} tasks done ({pct}%)",
+        "in_progress": "(in progress)",
+        "no_tasks": "- (no tasks yet; add them with `vibegit task add ID TITLE`)",
+        "continue_task": "Continue {id}: {title}",
+        "start_task": "Start {id}: {title}",
+        "all_done": "All tasks are done: review, then `vibegit complete`",
+        "questions": "Open questions (answer before completing):",
+        "file": "File",
+        "commit": "Commit",
+        "snapshot": "Snapshot",
+        "action": "Doing",
+        "no_checkpoint": "- (no checkpoint yet: `vibegit checkpoint --file PATH --line N`)",
+        "head_here": "HEAD is here",
+        "head_elsewhere": "HEAD is at {head}, not here: `git switch {branch}` to go back",
+        "none": "none",
+        "locked_by": "held by {host}:{worktree}",
+        "paused_lock": "released (paused)",
+        "choices": "**Continue?** Reply `continue`, `details` or `pause`",
+        "resume_how": "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
+        "last_action": "Last action",
+    },
+    "zh": {
+        "recovery": "## 🔄 会话恢复",
+        "paused": "## ⏸️ 工作流已暂停",
+        "state": "### 当前状态",
+        "progress_head": "### 上次进展",
+        "next": "### 下一步",
+        "checkpoint": "### 断点位置",
+        "workflow": "工作流",
+        "phase": "阶段",
+        "progress": "进度",
+        "goal": "目标",
+        "lock": "锁",
+        "tasks_done": "{done}/{total} 任务完成 ({pct}%)",
+        "in_progress": "(进行中)",
+        "no_tasks": "- (暂无任务；用 `vibegit task add ID TITLE` 添加)",
+        "continue_task": "继续执行 {id}: {title}",
+        "start_task": "开始 {id}: {title}",
+        "all_done": "所有任务已完成：复查后执行 `vibegit complete`",
+        "questions": "待解决问题（完成前需回答）：",
+        "file": "文件",
+        "commit": "提交",
+        "snapshot": "快照",
+        "action": "进度",
+        "no_checkpoint": "- (尚无断点：`vibegit checkpoint --file PATH --line N`)",
+        "head_here": "HEAD 在此",
+        "head_elsewhere": "HEAD 在 {head}，不在此处：用 `git switch {branch}` 返回",
+        "none": "无",
+        "locked_by": "由 {host}:{worktree} 持有",
+        "paused_lock": "已释放（暂停）",
+        "choices": "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
+        "resume_how": "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
+        "last_action": "上次操作",
+    },
+}
+LANGS = tuple(TEXT)
+ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
+
+
+def as_json(state: State) -> dict[str, Any]:
+    """The stable shape of ``status --json``: session.yaml's keys, lock and tasks."""
+    data = session_dict(state)
+    data["lock"] = lock_dict(state.lock) if state.lock else None
+    data["tasks"] = [{"id": t.id, "title": t.title, "status": t.status.value} for t in state.tasks]
+    return data
+
+
+def is_active(state: State) -> bool:
+    """The startup check: a report is due when a workflow runs or is paused."""
+    return state.workflow.status in (Status.RUNNING, Status.PAUSED) or (
+        state.lock is not None and state.lock.locked
+    )
+
+
+def render(state: State, lang: str = "en", head: str | None = None) -> str:
+    t = TEXT[lang]
+    paused = state.workflow.status is Status.PAUSED
+    done, total = state.completed_tasks, state.total_tasks
+    pct = round(100 * done / total) if total else 0
+    mode = state.mode
+    phase = f"{mode.phase.title} ({mode.phase.value})" if mode.phase else "-"
+    if mode.step:
+        phase += f", step {mode.step}" if lang == "en" else f"，步骤 {mode.step}"
+    lines = [t["paused"] if paused else t["recovery"], "", t["state"]]
+    lines.append(f"- **{t['workflow']}**: {mode.workflow_name}")
+    lines.append(f"- **{t['phase']}**: {phase}")
+    lines.append(f"- **{t['progress']}**: " + t["tasks_done"].format(done=done, total=total, pct=pct))
+    if state.context.goal:
+        lines.append(f"- **{t['goal']}**: {state.context.goal}")
+    if state.lock:
+        held = t["paused_lock"] if not state.lock.locked else t["locked_by"].format(
+            host=state.lock.host or "?", worktree=state.lock.worktree or "?")
+        lines.append(f"- **{t['lock']}**: {held}")
+
+    lines += ["", t["progress_head"]]
+    if state.tasks:
+        order = (TaskStatus.DONE, TaskStatus.DOING, TaskStatus.TODO)
+        for task in sorted(state.tasks, key=lambda x: order.index(x.status)):
+            doing = f" {t['in_progress']}" if task.status is TaskStatus.DOING else ""
+            lines.append(f"- {ICON[task.status]} {task.id}: {task.title}{doing}")
+    else:
+        lines.append(t["no_tasks"])
+    if state.context.last_action:
+        lines.append(f"- {t['last_action']}: {state.context.last_action}")
+
+    lines += ["", t["next"], _next_step(state, lang)]
+    if state.context.pending_questions:
+        lines.append(t["questions"])
+        lines += [f"{i}. {q}" for i, q in enumerate(state.context.pending_questions, 1)]
+
+    lines += ["", t["checkpoint"]]
+    k = state.checkpoint
+    if k is None:
+        lines.append(t["no_checkpoint"])
+    else:
+        if k.file:
+            lines.append(f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`")
+        if k.commit:
+            where = ""
+            if head is not None:
+                where = " · " + (t["head_here"] if head == k.commit else t["head_elsewhere"].format(
+                    head=head[:12], branch=k.branch or k.commit[:12]))
+            lines.append(f"- {t['commit']}: {k.commit[:12]} ({k.branch or 'detached'}){where}")
+        lines.append(f"- {t['snapshot']}: {k.snapshot[:12] if k.snapshot else t['none']}")
+        if k.action:
+            lines.append(f"- {t['action']}: {k.action}")
+    lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
+    return "\n".join(lines) + "\n"
+
+
+def _next_step(state: State, lang: str) -> str:
+    t = TEXT[lang]
+    if state.context.next_action:
+        return state.context.next_action
+    current = state.task(state.workflow.current_task or "")
+    if current and current.status is not TaskStatus.DONE:
+        return t["continue_task"].format(id=current.id, title=current.title)
+    todo = next((x for x in state.tasks if x.status is not TaskStatus.DONE), None)
+    if todo:
+        return t["start_task"].format(id=todo.id, title=todo.title)
+    return t["all_done"]
