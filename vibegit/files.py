@@ -17,6 +17,9 @@ from vibegit.model import (
     Checkpoint,
     Context,
     Lock,
+    Memory,
+    MemoryCategory,
+    MemoryEntry,
     Mode,
     ModeType,
     Phase,
@@ -33,7 +36,8 @@ LOCK = "workflow.lock"
 CONTEXT = "active_context.md"
 KANBAN = "kanban.md"
 CHECKPOINT = "checkpoint.md"
-STATE_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT)
+MEMORY = "memory.yaml"
+STATE_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, MEMORY)
 
 MAX_FILE_BYTES = 1 << 20
 MAX_TEXT = 4000  # one field: goal, title, action, question
@@ -42,14 +46,19 @@ TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 E = TypeVar("E")
 
 
+# Characters that end a line for str.splitlines() or YAML, and other controls.
+_BREAKS = set("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
 def check_text(value: str, what: str, *, max_len: int = MAX_TEXT, one_line: bool = True) -> str:
     """A user-given string: bounded, printable, one line where it must be."""
     if len(value) > max_len:
         raise BadInput(f"{what}: too long ({len(value)} characters, at most {max_len})")
-    if "\0" in value:
-        raise BadInput(f"{what}: contains a NUL byte")
-    if one_line and ("\n" in value or "\r" in value):
-        raise BadInput(f"{what}: must be one line")
+    allowed = "\t" if one_line else "\t\n"
+    bad = next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
+    if bad is not None:
+        kind = "must be one line" if bad in "\r\n" or bad in _BREAKS else "holds a control character"
+        raise BadInput(f"{what}: {kind} ({bad!r})")
     return value.strip() if one_line else value
 
 
@@ -100,17 +109,24 @@ class YamlDoc:
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
         text = decode(data, name)
-        loader = _Loader(text)
+        loader = None
         try:
+            loader = _Loader(text)
             self.node = loader.get_single_node()
             value = loader.construct_document(self.node) if self.node is not None else None
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-            line = mark.line + 1 if mark else 1
-            problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+            if mark is not None:
+                line = mark.line + 1
+            else:  # a ReaderError: an unprintable character at a position
+                line = text[: getattr(err, "position", 0)].count("\n") + 1
+            problem = getattr(err, "problem", None) or getattr(err, "reason", None) or "unreadable"
             raise BadInput(f"{name}:{line}: invalid YAML: {problem}") from None
+        except RecursionError:
+            raise BadInput(f"{name}: invalid YAML: nested too deeply") from None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
         if not isinstance(value, dict):
             raise BadInput(f"{name}:1: expected a mapping of keys, found {type(value).__name__}")
         self.data: dict[str, Any] = value
@@ -393,7 +409,7 @@ def parse_kanban(data: bytes, name: str = KANBAN) -> tuple[Task, ...]:
     column: TaskStatus | None = None
     tasks: list[Task] = []
     seen: set[str] = set()
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line or line.startswith("# ") or line.startswith(">") or line.startswith("<!--"):
             continue
@@ -437,7 +453,8 @@ _EDITABLE = ("Goal", "Notes")
 def _sections(text: str) -> dict[str, str]:
     sections: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for line in text.splitlines():
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
         if line.startswith("## "):
             current = sections.setdefault(line[3:].strip(), [])
         elif current is not None:
@@ -514,6 +531,97 @@ def render_checkpoint(state: State) -> str:
     return "\n".join(lines)
 
 
+# -- memory.yaml --------------------------------------------------------------
+
+MEMORY_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+_ENTRY_KEYS = ("id", "category", "text", "created_at", "source", "heading")
+_MEMORY_KEYS = ("entries", "learned")
+MAX_MEMORY_ENTRIES = 5000
+
+
+def parse_memory(data: bytes, name: str = MEMORY) -> Memory:
+    """``memory.yaml``: a list of entries and the learned docs' blob ids."""
+    doc = YamlDoc(data, name)
+    raw = doc.data.get("entries") or []
+    if not isinstance(raw, list):
+        raise doc.error(("entries",), "expected a list of entries")
+    if len(raw) > MAX_MEMORY_ENTRIES:
+        raise doc.error(("entries",), f"too many entries ({len(raw)}, at most {MAX_MEMORY_ENTRIES})")
+    items = doc.node.value if doc.node is not None else []
+    seq = next((v for k, v in items if k.value == "entries"), None)
+
+    def line(i: int) -> int:
+        if isinstance(seq, yaml.SequenceNode) and i < len(seq.value):
+            return seq.value[i].start_mark.line + 1
+        return doc.line("entries")
+
+    entries: list[MemoryEntry] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        where = f"{name}:{line(i)}: entries[{i}]"
+        if not isinstance(item, dict):
+            raise BadInput(f"{where}: expected a mapping with id, category and text")
+        values: dict[str, str | None] = {}
+        for key in _ENTRY_KEYS:
+            value = item.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+                raise BadInput(f"{where}.{key}: expected text, found {type(value).__name__}")
+            values[key] = None if value is None else str(value)
+        entry_id, text = values["id"] or "", (values["text"] or "").strip()
+        if not MEMORY_ID.match(entry_id):
+            raise BadInput(f"{where}.id: {entry_id!r:.40} is not an id like M-001")
+        if entry_id in seen:
+            raise BadInput(f"{where}.id: {entry_id} appears twice")
+        seen.add(entry_id)
+        try:
+            category = MemoryCategory(values["category"] or "")
+        except ValueError:
+            allowed = " ".join(c.value for c in MemoryCategory)
+            raise BadInput(f"{where}.category: {values['category']!r:.40} is not one of: {allowed}") from None
+        if not text or len(text) > MAX_TEXT or "\0" in text:
+            raise BadInput(f"{where}.text: must be non-empty text of at most {MAX_TEXT} characters")
+        source = values["source"]
+        if source is not None:
+            check_relative_path(source, f"{where}.source")
+        entries.append(MemoryEntry(
+            id=entry_id,
+            category=category,
+            text=text,
+            created_at=values["created_at"] or "",
+            source=source,
+            heading=values["heading"],
+            extra=_extra(item, _ENTRY_KEYS),
+        ))
+    learned = doc.data.get("learned") or {}
+    if not isinstance(learned, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", v)
+        for k, v in learned.items()
+    ):
+        raise doc.error(("learned",), "expected a mapping of doc path to blob id")
+    for path in learned:
+        check_relative_path(path, f"{name}:{doc.line('learned')}: learned")
+    return Memory(tuple(entries), dict(learned), _extra(doc.data, _MEMORY_KEYS))
+
+
+def entry_dict(entry: MemoryEntry) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": entry.id, "category": entry.category.value, "text": entry.text}
+    if entry.created_at:
+        data["created_at"] = entry.created_at
+    if entry.source is not None:
+        data["source"] = entry.source
+    if entry.heading is not None:
+        data["heading"] = entry.heading
+    return {**data, **entry.extra}
+
+
+def render_memory(memory: Memory) -> str:
+    data: dict[str, Any] = {"entries": [entry_dict(e) for e in memory.entries]}
+    if memory.learned:
+        data["learned"] = dict(sorted(memory.learned.items()))
+    data.update(memory.extra)
+    return "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event\n" + _dump(data)
+
+
 # -- the whole state ----------------------------------------------------------
 
 
@@ -527,6 +635,8 @@ def render_all(state: State) -> dict[str, str]:
     }
     if state.lock is not None:
         files[LOCK] = render_lock(state.lock)
+    if state.memory:
+        files[MEMORY] = render_memory(state.memory)
     return files
 
 
@@ -534,13 +644,14 @@ def parse_all(files: dict[str, bytes], where: str = "") -> State:
     """A State from the state files; no session.yaml means no state yet.
 
     ``where`` prefixes file names in errors (``vibegit/state:``)."""
+    memory = parse_memory(files[MEMORY], where + MEMORY) if MEMORY in files else Memory()
     if SESSION not in files:
-        return State()
+        return State(memory=memory)
     state = parse_session(files[SESSION], where + SESSION)
     tasks = parse_kanban(files[KANBAN], where + KANBAN) if KANBAN in files else ()
     notes = parse_context(files[CONTEXT], where + CONTEXT)[1] if CONTEXT in files else ""
     lock = parse_lock(files[LOCK], where + LOCK) if LOCK in files else None
-    return replace(state, tasks=tasks, notes=notes, lock=lock)
+    return replace(state, tasks=tasks, notes=notes, lock=lock, memory=memory)
 
 
 Parser = Callable[[bytes, str], object]
@@ -549,4 +660,5 @@ PARSERS: dict[str, Parser] = {
     LOCK: parse_lock,
     KANBAN: parse_kanban,
     CONTEXT: parse_context,
+    MEMORY: parse_memory,
 }

@@ -95,12 +95,12 @@ def find_repo(cwd: Path | None = None) -> Repo:
         cwd=cwd,
         check=False,
     )
-    if proc.returncode != 0:
-        where = cwd or Path.cwd()
-        raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
+    where = cwd or Path.cwd()
     lines = proc.stdout.decode().splitlines()
-    if len(lines) < 5:
-        raise BadInput(f"{cwd or Path.cwd()}: vibegit needs a working tree; this is a bare repository")
+    if proc.returncode != 0 and b"work tree" in proc.stderr or 0 < len(lines) < 5:
+        raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
+    if proc.returncode != 0:
+        raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
     here = Path(cwd or Path.cwd())
     fmt, git_dir, common, objects, top = lines[:5]
     return Repo(
