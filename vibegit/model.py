@@ -123,6 +123,38 @@ class Task:
     status: TaskStatus = TaskStatus.TODO
 
 
+class MemoryCategory(str, Enum):
+    # Order is the report's: what must never happen comes first.
+    FORBIDDEN_ACTION = "forbidden_action"
+    USER_PREFERENCE = "user_preference"
+    CODE_PATTERN = "code_pattern"
+    PROJECT_KNOWLEDGE = "project_knowledge"
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    id: str
+    category: MemoryCategory
+    text: str
+    created_at: str = ""
+    source: str | None = None  # the watched doc a learned entry came from
+    heading: str | None = None  # the doc's heading above the item
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """``memory.yaml``: entries survive workflows; ``learned`` maps each
+    watched doc to the blob id it was last learned from."""
+
+    entries: tuple[MemoryEntry, ...] = ()
+    learned: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries or self.learned or self.extra)
+
+
 @dataclass(frozen=True)
 class State:
     session: Session = Session()
@@ -134,6 +166,7 @@ class State:
     tasks: tuple[Task, ...] = ()
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    memory: Memory = Memory()
 
     @property
     def total_tasks(self) -> int:
