@@ -270,8 +270,8 @@ def parse_session(data: bytes, name: str = SESSION) -> State:
             created_at=doc.str_(k, ("checkpoint", "created_at")) or "",
             extra=_extra(k, _CHECKPOINT_KEYS),
         )
-    if current is not None:
-        check_task_id(current)
+    if current is not None and not TASK_ID.match(current):
+        raise doc.error(("workflow", "current_task"), f"bad task id {current!r:.40}")
     return State(
         session=session,
         mode=mode,
@@ -289,6 +289,8 @@ def check_relative_path(path: str, what: str) -> str:
         raise BadInput(f"{what}: {path[:80]!r} must be a path relative to the repository, inside it")
     if any(ch in path for ch in "\0\n\r"):
         raise BadInput(f"{what}: path holds a control character")
+    if parts[0] == ".git":
+        raise BadInput(f"{what}: {path[:80]!r} is inside .git, not the working tree")
     return path
 
 

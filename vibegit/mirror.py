@@ -88,8 +88,8 @@ def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, 
             if name == LOCK and state.lock is not None and LOCK in base_files:
                 notices.append(f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)")
             continue
-        if disk == base_files.get(name):
-            continue
+        if disk == base_files.get(name) or disk == loaded.files.get(name):
+            continue  # unchanged, or already the branch's (a write cut short by a kill)
         if loaded.head != base and loaded.files.get(name) != base_files.get(name):
             _keep_beside(mdir / name, disk, ".conflict", notices,
                          f"your edit of {rel} conflicts with a newer state from elsewhere")
