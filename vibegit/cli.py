@@ -109,24 +109,43 @@ def checkpoint(
     file: Optional[str] = typer.Option(None, "--file", help="A file inside the repository."),
     line: Optional[int] = typer.Option(None, "--line", help="A line within --file."),
     action: Optional[str] = typer.Option(None, "--action", help="What you are in the middle of."),
+    no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
 ) -> int:
-    """Pin the current commit, branch and file:line."""
-    return commands.checkpoint(file, line, action)
+    """Pin the current commit, branch, file:line and a snapshot of uncommitted work.
+
+    The snapshot (staged, unstaged and untracked-but-not-ignored files) is a
+    tree under snapshot/ in the state commit, built through a scratch index;
+    a clean working tree records none. The line's text is kept so the report
+    finds the line again after edits."""
+    return commands.checkpoint(file, line, action, no_snapshot)
 
 
 @app.command()
 def pause(
     action: Optional[str] = typer.Option(None, "--action", help="What you were in the middle of."),
     lang: str = Lang,
+    no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
 ) -> int:
     """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
-    return commands.pause(action, _lang(lang))
+    return commands.pause(action, _lang(lang), no_snapshot)
 
 
 @app.command()
-def resume(lang: str = Lang) -> int:
-    """Take the lock again and print the recovery report. (/vibe-resume)"""
-    return commands.resume(_lang(lang))
+def resume(
+    lang: str = Lang,
+    checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
+    force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
+    remote: Optional[str] = typer.Option(None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."),
+) -> int:
+    """Take the lock again and print the recovery report. (/vibe-resume)
+
+    After a clone elsewhere: takes the remote's state branch, fetches the
+    checkpoint's commit, says where HEAD is (--checkout goes there), and
+    restores the checkpoint's uncommitted work where that loses nothing:
+    files changed here differently are listed and left alone (exit 1) unless
+    --force saves them as a stash entry first. A workflow running on another
+    host is taken over; that host's next event is refused and says so."""
+    return commands.resume(_lang(lang), checkout, force, remote)
 
 
 @app.command()
@@ -174,6 +193,35 @@ def demo() -> int:
     from vibegit.demo import run
 
     return run()
+
+
+@app.command()
+def sync(
+    remote: Optional[str] = typer.Option(None, "--remote", help="Remote name (default: upstream's, or origin)."),
+    redact: bool = typer.Option(False, "--redact", help="Replace values that look like credentials in what is not pushed yet."),
+) -> int:
+    """Fetch the remote's state branch, fast-forward or merge, then push.
+
+    Diverged histories are joined by a merge commit (both kept): per field the
+    side that changed it, the newer when both did; tasks and memory united;
+    notes merged as text. What was decided is printed and recorded. A push
+    whose new content looks like it holds credentials is refused (exit 1)."""
+    from vibegit import sync as sync_
+
+    return sync_.cmd_sync(remote, redact)
+
+
+@app.command()
+def doctor(
+    repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
+) -> int:
+    """Check the state branch: parses, orphan, lock consistent, snapshots present.
+
+    Exit 0 healthy, 1 problems found. --repair records a new event whose tree
+    is the newest good state (from history or reflog); nothing is deleted."""
+    from vibegit import doctor as doctor_
+
+    return doctor_.cmd_doctor(repair)
 
 
 def run(argv: list[str]) -> int:

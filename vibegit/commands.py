@@ -50,7 +50,7 @@ def env(h: Here) -> Env:
     stamp = now()
     return Env(
         now=stamp,
-        host=socket.gethostname(),
+        host=os.environ.get("VIBEGIT_HOST") or socket.gethostname(),  # tests and containers name the machine
         worktree=str(h.repo.toplevel),
         head=head_commit(h.repo),
         branch=git.head_branch(h.repo),
@@ -66,17 +66,29 @@ def warn(text: str) -> None:
     print(f"vibegit: {text}", file=sys.stderr, flush=True)
 
 
-def record(h: Here, transition: Callable[[State], tuple[State, Event]], e: Env | None = None) -> store.Written:
+def record(
+    h: Here,
+    transition: Callable[[State], tuple[State, Event]],
+    e: Env | None = None,
+    trees: dict[str, str | None] | None = None,
+) -> store.Written:
     """Publish one event and say what happened in one line."""
-    written = store.transact(h.repo, h.settings, h.config, e or env(h), transition)
+    from vibegit import sync  # a workflow taken over on another machine refuses this one's events
+
+    e = e or env(h)
+    written = store.transact(h.repo, h.settings, h.config, e, sync.guard(h.repo, h.settings, e, transition), trees)
     for notice in written.notices:
         warn(notice)
     say(f"✔ {written.event.name}: {written.event.summary}  [{h.settings.state_branch} {written.commit[:10]}]")
     return written
 
 
-def _print_report(state: State, lang: str, head: str | None) -> None:
-    say(report.render(state, lang, head).rstrip("\n"))
+def _print_report(state: State, lang: str, head: str | None, repo: git.Repo | None = None) -> None:
+    """The report; with ``repo``, also where the anchor and snapshot stand now."""
+    from vibegit import snapshot
+
+    observed = snapshot.observe(repo, state) if repo is not None else None
+    say(report.render(state, lang, head, observed).rstrip("\n"))
 
 
 # -- commands -----------------------------------------------------------------
@@ -182,11 +194,22 @@ def anchor(h: Here, file: str | None, line: int | None, action: str | None) -> C
     return Checkpoint(file=rel, line=line, line_text=text, action=action)
 
 
-def checkpoint(file: str | None, line: int | None, action: str | None) -> int:
+def _snapshot(h: Here, point: Checkpoint, skip: bool) -> tuple[Checkpoint, dict[str, str | None]]:
+    """The checkpoint with its snapshot of uncommitted work (none when clean or skipped)."""
+    from dataclasses import replace
+
+    from vibegit import snapshot
+
+    tree = None if skip else snapshot.take(h.repo)
+    return replace(point, snapshot=tree), {snapshot.ENTRY: tree}
+
+
+def checkpoint(file: str | None, line: int | None, action: str | None, no_snapshot: bool = False) -> int:
     h = here()
     point = anchor(h, file, line, action)
     e = env(h)
-    record(h, lambda s: lifecycle.checkpoint(s, e, point), e)
+    point, trees = _snapshot(h, point, no_snapshot)
+    record(h, lambda s: lifecycle.checkpoint(s, e, point), e, trees)
     return OK
 
 
@@ -198,26 +221,37 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
     return Checkpoint(file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
 
 
-def pause(action: str | None, lang: str) -> int:
+def pause(action: str | None, lang: str, no_snapshot: bool = False) -> int:
+    from dataclasses import replace
+
     h = here()
     point = anchor(h, None, None, action)
     e = env(h)
-    written = record(h, lambda s: lifecycle.pause(s, e, _keep_position(s, point)), e)
-    _print_report(written.state, lang, e.head)
+    with_snapshot, trees = _snapshot(h, point, no_snapshot)
+    written = record(
+        h, lambda s: lifecycle.pause(s, e, replace(_keep_position(s, point), snapshot=with_snapshot.snapshot)), e, trees
+    )
+    _print_report(written.state, lang, e.head, h.repo)
     return OK
 
 
-def resume(lang: str) -> int:
+def resume(lang: str, checkout: bool = False, force: bool = False, remote: str | None = None) -> int:
+    from vibegit import sync
+
     h = here()
+    sync.ensure_local_state(h.repo, h.settings, remote, say)  # a fresh clone: take the remote's
     e = env(h)
     state = store.read_state(h.repo, h.settings).state
     lock = state.lock
     if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
         say("The workflow is already running here; nothing to resume.")
-        _print_report(state, lang, e.head)
+        _print_report(state, lang, e.head, h.repo)
         return OK
+    lifecycle.resume(state, e)  # refuse before any file is touched
+    sync.arrive(h.repo, h.settings, state, e, checkout=checkout, force=force, remote=remote, say=say)
+    e = env(h)  # --checkout may have moved HEAD
     written = record(h, lambda s: lifecycle.resume(s, e), e)
-    _print_report(written.state, lang, e.head)
+    _print_report(written.state, lang, e.head, h.repo)
     return OK
 
 
@@ -232,7 +266,7 @@ def status(as_json: bool, lang: str) -> int:
         last = f" (last: {name!r}, {state.workflow.status.value})" if name else ""
         say(f"No workflow is active{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
         return OK
-    _print_report(state, lang, head_commit(h.repo))
+    _print_report(state, lang, head_commit(h.repo), h.repo)
     return OK
 
 

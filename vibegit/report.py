@@ -1,7 +1,7 @@
 """The recovery report of SPEC §7, in English or with the skill's headings."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from vibegit.files import lock_dict, session_dict
 from vibegit.model import State, Status, TaskStatus
@@ -34,6 +34,12 @@ TEXT = {
         "head_here": "HEAD is here",
         "head_elsewhere": "HEAD is at {head}, not here: `git switch {branch}` to go back",
         "none": "none",
+        "snap_same": "matches the working tree",
+        "snap_differs": "differs from the working tree",
+        "line_moved": "the line is now at {line}",
+        "line_similar": "the line was edited; closest match at {line}",
+        "line_gone": "the line is gone from the file",
+        "file_gone": "the file is gone from the working tree",
         "locked_by": "held by {host}:{worktree}",
         "paused_lock": "released (paused)",
         "choices": "**Continue?** Reply `continue`, `details` or `pause`",
@@ -67,6 +73,12 @@ TEXT = {
         "head_here": "HEAD 在此",
         "head_elsewhere": "HEAD 在 {head}，不在此处：用 `git switch {branch}` 返回",
         "none": "无",
+        "snap_same": "与工作区一致",
+        "snap_differs": "与工作区不同",
+        "line_moved": "该行现在位于第 {line} 行",
+        "line_similar": "该行已被修改；最接近的是第 {line} 行",
+        "line_gone": "该行已不在文件中",
+        "file_gone": "该文件已不在工作区",
         "locked_by": "由 {host}:{worktree} 持有",
         "paused_lock": "已释放（暂停）",
         "choices": "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
@@ -93,7 +105,15 @@ def is_active(state: State) -> bool:
     )
 
 
-def render(state: State, lang: str = "en", head: str | None = None) -> str:
+class Observed(NamedTuple):
+    """What the working tree says about the checkpoint now (the caller looks)."""
+
+    line_state: str = ""  # anchors.Where.state: same, moved, similar, gone, no-file, unknown
+    line: int | None = None
+    snapshot_matches: bool | None = None
+
+
+def render(state: State, lang: str = "en", head: str | None = None, observed: Observed | None = None) -> str:
     t = TEXT[lang]
     paused = state.workflow.status is Status.PAUSED
     done, total = state.completed_tasks, state.total_tasks
@@ -135,18 +155,34 @@ def render(state: State, lang: str = "en", head: str | None = None) -> str:
         lines.append(t["no_checkpoint"])
     else:
         if k.file:
-            lines.append(f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`")
+            now = _anchor_now(observed, lang)
+            lines.append(f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`" + (f" · {now}" if now else ""))
         if k.commit:
             where = ""
             if head is not None:
                 where = " · " + (t["head_here"] if head == k.commit else t["head_elsewhere"].format(
                     head=head[:12], branch=k.branch or k.commit[:12]))
             lines.append(f"- {t['commit']}: {k.commit[:12]} ({k.branch or 'detached'}){where}")
-        lines.append(f"- {t['snapshot']}: {k.snapshot[:12] if k.snapshot else t['none']}")
+        match = ""
+        if k.snapshot and observed is not None and observed.snapshot_matches is not None:
+            match = " · " + (t["snap_same"] if observed.snapshot_matches else t["snap_differs"])
+        lines.append(f"- {t['snapshot']}: {k.snapshot[:12] if k.snapshot else t['none']}{match}")
         if k.action:
             lines.append(f"- {t['action']}: {k.action}")
     lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
     return "\n".join(lines) + "\n"
+
+
+def _anchor_now(observed: Observed | None, lang: str) -> str:
+    t = TEXT[lang]
+    if observed is None:
+        return ""
+    return {
+        "moved": t["line_moved"].format(line=observed.line),
+        "similar": t["line_similar"].format(line=observed.line),
+        "gone": t["line_gone"],
+        "no-file": t["file_gone"],
+    }.get(observed.line_state, "")
 
 
 def _next_step(state: State, lang: str) -> str:

@@ -75,9 +75,14 @@ def message(event: Event, state: State, env: Env) -> str:
     return f"vibegit: {event.name} {summary}\n\n" + "\n".join(trailers) + "\n"
 
 
-def build_tree(repo: git.Repo, old: tuple[git.TreeEntry, ...], files: dict[str, str]) -> str:
-    """The old tree with every state file replaced (workflow.lock dropped when absent)."""
-    entries = [e for e in old if e.name not in STATE_FILES]
+def build_tree(
+    repo: git.Repo, old: tuple[git.TreeEntry, ...], files: dict[str, str], trees: dict[str, str | None] | None = None
+) -> str:
+    """The old tree with every state file replaced (workflow.lock dropped when absent);
+    ``trees`` sets (tree id) or drops (None) subtrees such as ``snapshot``."""
+    trees = trees or {}
+    entries = [e for e in old if e.name not in STATE_FILES and e.name not in trees]
+    entries += [git.TreeEntry("40000", name, oid) for name, oid in trees.items() if oid]
     for name, text in files.items():
         entries.append(git.TreeEntry("100644", name, git.write_object(repo, "blob", text.encode())))
     return git.write_tree(repo, entries)
@@ -95,19 +100,32 @@ def lock_path(repo: git.Repo) -> str:
     return str(repo.common_dir / "vibegit.lock")
 
 
-def transact(repo: git.Repo, settings: Settings, config: dict[str, str], env: Env, transition: Transition) -> Written:
-    """Apply ``transition`` to the newest state and publish it as one commit."""
+def transact(
+    repo: git.Repo,
+    settings: Settings,
+    config: dict[str, str],
+    env: Env,
+    transition: Transition,
+    trees: dict[str, str | None] | None = None,
+) -> Written:
+    """Apply ``transition`` to the newest state and publish it as one commit
+    (``trees``: subtrees to set or drop, as in ``build_tree``)."""
     from filelock import FileLock, Timeout  # not on the read-only hook path
 
     try:
         with FileLock(lock_path(repo), timeout=LOCK_TIMEOUT):
-            return _transact_locked(repo, settings, config, env, transition)
+            return _transact_locked(repo, settings, config, env, transition, trees)
     except Timeout:
         raise GitError(f"another vibegit process holds {lock_path(repo)} for over {LOCK_TIMEOUT:.0f}s") from None
 
 
 def _transact_locked(
-    repo: git.Repo, settings: Settings, config: dict[str, str], env: Env, transition: Transition
+    repo: git.Repo,
+    settings: Settings,
+    config: dict[str, str],
+    env: Env,
+    transition: Transition,
+    trees: dict[str, str | None] | None = None,
 ) -> Written:
     who = git.identity(config)
     author = git.identity(config, "AUTHOR")
@@ -118,7 +136,7 @@ def _transact_locked(
             state = mirror.adopt(repo, settings, cat, loaded, notices)
             new, event = transition(state)
             files = render_all(new)
-            tree = build_tree(repo, loaded.tree, files)
+            tree = build_tree(repo, loaded.tree, files, trees)
             parents = [loaded.head] if loaded.head else []
             commit = git.write_commit(repo, tree, parents, message(event, new, env), author, who)
             reason = f"vibegit: {event.name}"

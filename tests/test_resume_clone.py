@@ -1,0 +1,179 @@
+"""vibegit resume after a clone on another machine (SPEC §9), end to end:
+a bare remote on disk, a "laptop" and a "desktop" clone, real git push,
+clone and the real pre-push hook."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.across import Machines, clone, remote_with_laptop
+from tests.conftest import MIRROR, VG, git, user_view
+
+DIRTY = {
+    "src/app.py": b"def login():\n    return 'WIP'\n\n\ndef logout():\n    pass\n",
+    "staged.txt": b"staged\n",
+    "notes/untracked.md": b"untracked \xe2\x9c\x93\r\nno newline at end",
+    "tool.sh": b"#!/bin/sh\necho hi\n",
+}
+
+
+@pytest.fixture
+def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
+    return Machines(vg, monkeypatch)
+
+
+def laptop_mid_task(tmp_path: Path, m: Machines, *, install: bool = True) -> tuple[Path, Path]:
+    remote, laptop = remote_with_laptop(tmp_path)
+    if install:
+        m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "Implement user auth")
+    m.ok("laptop", laptop, "task", "add", "T-001", "Login API")
+    m.ok("laptop", laptop, "task", "start", "T-001")
+    m.ok("laptop", laptop, "phase", "E", "--step", "4.3")
+    for rel, data in DIRTY.items():
+        (laptop / rel).parent.mkdir(parents=True, exist_ok=True)
+        (laptop / rel).write_bytes(data)
+    (laptop / "tool.sh").chmod(0o755)
+    git(laptop, "add", "staged.txt")
+    git(laptop, "rm", "-q", "README.md")
+    m.ok("laptop", laptop, "checkpoint", "--file", "src/app.py", "--line", "2", "--action", "implementing login")
+    return remote, laptop
+
+
+def report_without_lock(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if "**Lock**" not in line and "Snapshot" not in line)
+
+
+def test_desktop_resumes_the_laptops_uncommitted_work_and_takes_the_lock(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = laptop_mid_task(tmp_path, m)
+    laptop_report = m.ok("laptop", laptop, "status").out
+    git(laptop, "push", "-q", "origin", "main")  # the pre-push hook carries vibegit/state along
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+    desktop = clone(remote, tmp_path / "desktop")
+    assert git(desktop, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False) == ""
+    result = m.ok("desktop", desktop, "resume")
+    assert "Took the workflow state" in result.out and "Restored" in result.out
+
+    for rel, data in DIRTY.items():
+        assert (desktop / rel).read_bytes() == data, rel
+    assert (desktop / "tool.sh").stat().st_mode & 0o111
+    assert not (desktop / "README.md").exists()
+    assert git(desktop, "rev-parse", "HEAD") == git(laptop, "rev-parse", "HEAD")
+    desktop_report = m.ok("desktop", desktop, "status").out
+    assert report_without_lock(desktop_report) == report_without_lock(laptop_report)
+    assert "matches the working tree" in desktop_report
+    lock = json.loads(m.ok("desktop", desktop, "status", "--json").out)["lock"]
+    assert (lock["host"], lock["worktree"], lock["locked"]) == ("desktop", str(desktop), True)
+    assert f"held by desktop:{desktop}" in desktop_report
+
+    # The takeover reaches the laptop with the desktop's next push.
+    m.ok("desktop", desktop, "install")
+    git(desktop, "commit", "-q", "--no-verify", "--allow-empty", "-m", "wip on desktop")
+    git(desktop, "push", "-q", "origin", "main")
+    git(laptop, "fetch", "-q", "origin")
+    before = git(laptop, "rev-parse", "vibegit/state")
+    refused = m("laptop", laptop, "task", "add", "T-002", "Logout")
+    assert refused.code == 1
+    assert "taken over on desktop" in refused.err and "not recorded" in refused.err
+    assert git(laptop, "rev-parse", "vibegit/state") == before
+    # After a sync the laptop knows from its own state; resume takes it back.
+    m.ok("laptop", laptop, "sync")
+    refused = m("laptop", laptop, "context", "--next", "x")
+    assert refused.code == 1 and "taken over on desktop" in refused.err
+    m.ok("laptop", laptop, "resume")
+    m.ok("laptop", laptop, "task", "add", "T-002", "Logout")
+
+
+def test_resume_refuses_to_overwrite_a_differing_local_edit(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = laptop_mid_task(tmp_path, m, install=False)
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    (desktop / "src" / "app.py").write_text("my own edit\n")
+    (desktop / "notes").mkdir()
+    (desktop / "notes" / "untracked.md").write_text("mine too\n")
+    before = user_view(desktop)
+    result = m("desktop", desktop, "resume")
+    assert result.code == 1
+    assert "src/app.py" in result.err and "notes/untracked.md" in result.err and "--force" in result.err
+    assert user_view(desktop) == before
+    assert json.loads(m.ok("desktop", desktop, "status", "--json").out)["lock"]["host"] == "laptop"
+
+    # Same content as the snapshot is not a conflict; --force saves the rest first.
+    forced = m.ok("desktop", desktop, "resume", "--force")
+    assert "stash@{0}" in forced.out
+    assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
+    assert (desktop / "notes" / "untracked.md").read_bytes() == DIRTY["notes/untracked.md"]
+    saved = git(desktop, "stash", "list")
+    assert "vibegit resume --force" in saved
+    assert "my own edit" in git(desktop, "show", "stash@{0}:src/app.py")
+    assert "mine too" in git(desktop, "show", "stash@{0}^3:notes/untracked.md")
+
+
+def test_unrelated_local_edits_stay_and_equal_ones_are_fine(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = laptop_mid_task(tmp_path, m, install=False)
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    (desktop / "other.txt").write_text("desktop only\n")
+    (desktop / "staged.txt").write_bytes(DIRTY["staged.txt"])
+    m.ok("desktop", desktop, "resume")
+    assert (desktop / "other.txt").read_text() == "desktop only\n"
+    assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
+
+
+def test_resume_says_where_head_is_and_checkout_goes_there(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "switch", "-q", "-c", "feat/auth")
+    (laptop / "feature.py").write_text("x = 1\n")
+    git(laptop, "add", "feature.py")
+    git(laptop, "commit", "-q", "-m", "feature")
+    git(laptop, "push", "-q", "-u", "origin", "feat/auth")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "feature.py").write_text("x = 2\n")
+    m.ok("laptop", laptop, "pause")
+    m.ok("laptop", laptop, "sync")
+    checkpoint = git(laptop, "rev-parse", "HEAD")
+
+    desktop = clone(remote, tmp_path / "desktop")  # on main
+    refused = m("desktop", desktop, "resume")
+    assert refused.code == 1  # feature.py is not on main: restoring would mix two trees
+    assert "feat/auth" in refused.out and "--checkout" in refused.out
+    result = m.ok("desktop", desktop, "resume", "--checkout")
+    assert git(desktop, "rev-parse", "HEAD") == checkpoint
+    assert git(desktop, "symbolic-ref", "--short", "HEAD") == "feat/auth"
+    assert (desktop / "feature.py").read_text() == "x = 2\n"
+    assert "HEAD is here" in result.out
+
+
+def test_resume_fetches_the_state_branch_a_clone_did_not_bring(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = laptop_mid_task(tmp_path, m, install=False)
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop", "--single-branch", "--branch", "main")
+    assert "vibegit/state" not in git(desktop, "branch", "-a")
+    result = m.ok("desktop", desktop, "resume")
+    assert "vibegit/state on origin" in result.out
+    assert (desktop / "staged.txt").read_bytes() == DIRTY["staged.txt"]
+    assert "refs/remotes/origin/vibegit/state" not in git(desktop, "for-each-ref")
+
+
+def test_an_unpushed_checkpoint_commit_is_reported(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    git(laptop, "commit", "-q", "--allow-empty", "-m", "local only")
+    m.ok("laptop", laptop, "checkpoint", "--no-snapshot")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    result = m.ok("desktop", desktop, "resume")
+    assert "is not in this repository nor on origin (was it pushed?)" in result.out
+
+
+def test_resume_here_after_pause_leaves_newer_edits_alone(dirty_repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("pause").code == 0
+    (dirty_repo / "src" / "app.py").write_text("edited after the pause\n")
+    assert vg("resume").code == 0
+    assert (dirty_repo / "src" / "app.py").read_text() == "edited after the pause\n"
+    assert "differs from the working tree" in vg("status").out
+    assert (dirty_repo / MIRROR / "session.yaml").is_file()

@@ -1,0 +1,67 @@
+"""Find a checkpoint's file:line again after the file was edited (SPEC §9).
+
+A checkpoint keeps the anchored line's text (stripped, at most 200
+characters). The line is found again where that text is now, nearest the
+old line number; failing that, the most similar line near it; else it is gone.
+"""
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import NamedTuple
+
+MAX_TEXT = 200
+SIMILAR = 0.75  # a line this alike (difflib ratio) is the anchored line, edited
+MAX_BYTES = 4 << 20
+
+
+class Where(NamedTuple):
+    state: str  # "same", "moved", "similar", "gone", "no-file" or "unknown"
+    line: int | None = None
+
+
+def key(text: str) -> str:
+    return text.strip()[:MAX_TEXT]
+
+
+def relocate(lines: list[str], line: int, text: str | None) -> Where:
+    """Where the line once at ``line`` reading ``text`` is in ``lines`` now."""
+    if text is None:
+        return Where("unknown", line)
+    want = key(text)
+    keys = [key(x) for x in lines]
+    if 1 <= line <= len(keys) and keys[line - 1] == want:
+        return Where("same", line)
+    if not want:  # a blank line cannot be told from another one
+        return Where("unknown", line)
+    exact = [n for n, k in enumerate(keys, 1) if k == want]
+    if exact:
+        return Where("moved", min(exact, key=lambda n: (abs(n - line), n)))
+    best: tuple[float, int, int] | None = None
+    for n, k in enumerate(keys, 1):
+        if not k:
+            continue
+        matcher = SequenceMatcher(None, want, k, autojunk=False)
+        if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= SIMILAR:
+            candidate = (-ratio, abs(n - line), n)
+            best = candidate if best is None or candidate < best else best
+    if best is not None:
+        return Where("similar", best[2])
+    return Where("gone")
+
+
+def locate(top: Path, file: str | None, line: int | None, text: str | None) -> Where | None:
+    """The anchor in the working tree under ``top``; None without a file:line."""
+    if not file or not line:
+        return None
+    path = top / file
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES:
+            return Where("no-file") if not path.exists() else Where("unknown", line)
+        data = path.read_bytes()
+    except OSError:
+        return Where("unknown", line)
+    return relocate(data.decode("utf-8", errors="replace").splitlines(), line, text)

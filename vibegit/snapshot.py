@@ -1,0 +1,232 @@
+"""Snapshots of uncommitted work (SPEC §3, §9).
+
+A snapshot is the tree of the working tree as ``git add -A`` would stage it:
+staged, unstaged and untracked-but-not-ignored files. It is built through a
+temporary index (a copy of the user's, so unchanged files are not hashed
+again) and stored under ``snapshot/`` in the state commit, which keeps it
+reachable, pushed with the state branch and safe from ``git gc``. The
+user's index, working tree and stash are never touched here; ``restore``
+writes the working tree only where nothing would be lost.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, NamedTuple
+
+from vibegit import git
+from vibegit.errors import GitError, Refused
+
+if TYPE_CHECKING:
+    from vibegit.model import State
+    from vibegit.report import Observed
+
+ENTRY = "snapshot"  # the tree entry of the state commit
+
+
+def _env(index: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in git.HOOK_GIT_VARS}
+    env["GIT_INDEX_FILE"] = str(index)
+    return env
+
+
+@contextmanager
+def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
+    """An environment whose GIT_INDEX_FILE is a scratch index in the git dir
+    (where a split index finds its shared part), removed afterwards."""
+    fd, name = tempfile.mkstemp(dir=repo.git_dir, prefix="vibegit-index-")
+    os.close(fd)
+    path = Path(name)
+    try:
+        user_index = repo.git_dir / "index"
+        if copy and user_index.is_file():
+            shutil.copyfile(user_index, path)
+        else:
+            path.unlink()  # git wants no file rather than an empty one
+        yield _env(path)
+    finally:
+        path.unlink(missing_ok=True)
+        Path(name + ".lock").unlink(missing_ok=True)
+
+
+def empty_tree(repo: git.Repo) -> str:
+    return git.write_tree(repo, [])
+
+
+def working_tree(repo: git.Repo) -> str:
+    """The tree of the working tree (tracked and untracked, not ignored)."""
+    with temp_index(repo, copy=True) as env:
+        git.run(["add", "-A"], cwd=repo.toplevel, env=env)
+        return git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
+
+
+def take(repo: git.Repo) -> str | None:
+    """A snapshot of uncommitted work, or None when the tree equals HEAD's."""
+    # HEAD's tree is read while ``git add`` runs: the checkpoint is latency-bound.
+    head = subprocess.Popen(["git", "rev-parse", "-q", "--verify", "HEAD^{tree}"], cwd=repo.toplevel,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        tree = working_tree(repo)
+    except GitError as err:
+        raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
+    finally:
+        head_tree = head.communicate()[0].decode().strip()
+    return None if tree == (head_tree or empty_tree(repo)) else tree
+
+
+def head_tree(repo: git.Repo) -> str:
+    proc = repo.git("rev-parse", "-q", "--verify", "HEAD^{tree}", check=False)
+    return proc.stdout.decode().strip() or empty_tree(repo)
+
+
+def commit_tree(repo: git.Repo, commit: str | None) -> str | None:
+    """The tree of ``commit``, None when it is not in this repository."""
+    if not commit or not all(c in "0123456789abcdef" for c in commit):
+        return None
+    proc = repo.git("rev-parse", "-q", "--verify", f"{commit}^{{tree}}", check=False)
+    return proc.stdout.decode().strip() or None
+
+
+def matches(repo: git.Repo, snapshot: str) -> bool:
+    return working_tree(repo) == snapshot
+
+
+# -- restore ------------------------------------------------------------------
+
+
+class Side(NamedTuple):
+    mode: str
+    oid: str
+
+
+class Change(NamedTuple):
+    path: str
+    old: Side | None  # None: absent on that side
+    new: Side | None
+
+
+def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
+    """Paths that differ between trees ``a`` and ``b`` (no rename detection)."""
+    raw = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout.decode(
+        errors="surrogateescape")
+    parts = raw.split("\0")
+    changes: dict[str, Change] = {}
+    i = 0
+    while i + 1 < len(parts):
+        meta, path = parts[i], parts[i + 1]
+        i += 2
+        if not meta.startswith(":"):
+            continue
+        old_mode, new_mode, old_oid, new_oid, _ = meta[1:].split(" ", 4)
+        old = None if set(old_oid) == {"0"} else Side(old_mode, old_oid)
+        new = None if set(new_oid) == {"0"} else Side(new_mode, new_oid)
+        changes[path] = Change(path, old, new)
+    return changes
+
+
+class Plan(NamedTuple):
+    write: list[str]  # take the snapshot's version
+    delete: list[str]  # the snapshot deleted it; unchanged here
+    local: list[str]  # changed here and differently: refuse, or save with --force
+    head_moved: list[str]  # HEAD's version differs from the checkpoint's; with --force the snapshot wins
+    in_sync: int  # already as in the snapshot
+    gone: frozenset[str]  # every path the snapshot deleted
+
+
+def plan(repo: git.Repo, snapshot: str, base: str | None) -> Plan:
+    """What restoring ``snapshot`` (taken on top of tree ``base``) would do.
+
+    Only the snapshot's own changes (base → snapshot) are carried over, so a
+    HEAD that moved on keeps its other files; each path is written only where
+    the working tree still has HEAD's version, which is never a loss.
+    """
+    base = base or empty_tree(repo)
+    head = head_tree(repo)
+    work = working_tree(repo)
+    wanted = diff(repo, base, snapshot)
+    local = diff(repo, head, work)
+    moved = diff(repo, base, head) if base != head else {}
+    out = Plan([], [], [], [], 0, frozenset(p for p, c in wanted.items() if c.new is None))
+    for path, change in sorted(wanted.items()):
+        target = change.new
+        here_head = moved[path].new if path in moved else change.old
+        here = local[path].new if path in local else here_head
+        if here == target:
+            out = out._replace(in_sync=out.in_sync + 1)
+        elif path in local or (here is None and os.path.lexists(repo.toplevel / path)):
+            out.local.append(path)  # a local edit, or an ignored file in the way
+        elif path in moved:
+            out.head_moved.append(path)
+        elif target is None:
+            out.delete.append(path)
+        else:
+            out.write.append(path)
+    return out
+
+
+def save_local(repo: git.Repo, paths: list[str], why: str) -> str:
+    """Stash the local versions of ``paths`` (tracked, untracked or ignored)
+    and return where they went; the only place vibegit writes the stash."""
+    before = repo.git("rev-parse", "-q", "--verify", "refs/stash", check=False).stdout.decode().strip()
+    specs = [f":(literal){p}" for p in paths]
+    repo.git("stash", "push", "--all", "-q", "-m", why, "--", *specs)
+    after = repo.git("rev-parse", "-q", "--verify", "refs/stash", check=False).stdout.decode().strip()
+    if not after or after == before:
+        raise GitError("git stash push saved nothing; restore stopped before writing any file")
+    return after
+
+
+def _inside(repo: git.Repo, path: str) -> Path:
+    """``path`` in the working tree, refusing links on the way (no escape)."""
+    top = repo.toplevel
+    full = top / path
+    probe = full.parent
+    while probe != top:
+        if probe.is_symlink():
+            raise Refused(f"{path}: a parent directory is a symbolic link; not restoring through it")
+        probe = probe.parent
+    return full
+
+
+def apply(repo: git.Repo, snapshot: str, paths: list[str], deletes: list[str]) -> None:
+    """Write ``paths`` from the snapshot (with git's filters, as a checkout
+    would) and delete ``deletes``; a scratch index, never the user's."""
+    for path in deletes:
+        full = _inside(repo, path)
+        if full.is_symlink() or full.is_file():
+            full.unlink()
+        parent = full.parent
+        while parent != repo.toplevel and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+    if not paths:
+        return
+    for path in paths:
+        _inside(repo, path)
+    with temp_index(repo, copy=False) as env:
+        git.run(["read-tree", snapshot], cwd=repo.toplevel, env=env)
+        git.run(["checkout-index", "-f", "-q", "-z", "--stdin"], cwd=repo.toplevel, env=env,
+                input="\0".join(paths).encode(errors="surrogateescape") + b"\0")
+
+
+def observe(repo: git.Repo, state: State) -> Observed | None:
+    """Where the checkpoint's line is now and whether its snapshot matches
+    the working tree, for the report; None without a checkpoint."""
+    from vibegit import anchors
+    from vibegit.report import Observed
+
+    k = state.checkpoint
+    if k is None:
+        return None
+    where = anchors.locate(repo.toplevel, k.file, k.line, k.line_text)
+    same = None
+    if k.snapshot:
+        try:
+            same = matches(repo, k.snapshot)
+        except GitError:
+            same = None
+    return Observed(where.state if where else "", where.line if where else None, same)
