@@ -224,6 +224,32 @@ def doctor(
     return doctor_.cmd_doctor(repair)
 
 
+HookNames = typer.Option(
+    None, "--hook", metavar="NAME",
+    help="Only this git hook (repeatable): post-checkout, pre-commit, pre-push, post-rewrite. Default: all four.",
+)
+
+
+@app.command()
+def install(hook: Optional[list[str]] = HookNames) -> int:
+    """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
+
+    A hook vibegit did not write is never overwritten: it is kept as
+    NAME.vibegit-chained and still runs. Running install again changes nothing.
+    """
+    from vibegit import install as hooks
+
+    return hooks.install(hook or None)
+
+
+@app.command()
+def uninstall(hook: Optional[list[str]] = HookNames) -> int:
+    """Remove vibegit's git hooks and put back the hooks they chained, as they were."""
+    from vibegit import install as hooks
+
+    return hooks.uninstall(hook or None)
+
+
 def run(argv: list[str]) -> int:
     """Parse ``argv`` and run the command; usage errors become one line, exit 2."""
     command = typer.main.get_command(app)

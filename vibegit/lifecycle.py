@@ -312,3 +312,16 @@ def fail(state: State, env: Env, message: str) -> Result:
     new = _end(state, env, Status.FAILED)
     new = replace(new, context=replace(new.context, last_action=f"failed: {message}"))
     return new, Event("fail", f"{state.mode.workflow_name} failed: {message}")
+
+
+def rewrite_checkpoint(state: State, env: Env, mapping: dict[str, str], command: str) -> Result:
+    """After ``git commit --amend`` or a rebase: the checkpoint follows its commit.
+
+    ``mapping`` is old commit -> new commit, as git's post-rewrite hook gives it."""
+    require(state, ACTIVE, "move the checkpoint")
+    point = state.checkpoint
+    if point is None or point.commit not in mapping:
+        raise Refused("the checkpoint names no rewritten commit; nothing to move")
+    old, new = point.commit, mapping[point.commit]
+    moved = _touch(state, env, checkpoint=replace(point, commit=new))
+    return moved, Event("rewrite", f"checkpoint {old[:12]} -> {new[:12]} after {command}")

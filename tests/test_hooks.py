@@ -1,0 +1,348 @@
+"""The git hooks end to end: installed with ``vibegit install`` into real
+repositories, driven by real git commit, checkout, switch, rebase, amend
+and push to a bare repository on disk."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import VG, Result, git, init_repo, state_ref, vg_proc
+from vibegit import hook, install
+
+UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "--no-verify")
+
+
+def run_git(cwd: Path, *args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    proc = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, text=True, env=env)
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def commit(cwd: Path, message: str = "work", *extra: str, env: dict[str, str] | None = None) -> Result:
+    return run_git(cwd, "commit", "--allow-empty", "-m", message, *extra, env=env)
+
+
+def start_workflow(vg: VG, cwd: Path | None = None) -> None:
+    for args in (
+        ("start", "vibe-code", "--goal", "Implement user auth"),
+        ("task", "add", "T-001", "Data model"),
+        ("task", "add", "T-002", "Login API"),
+        ("task", "start", "T-002"),
+        ("phase", "E", "--step", "4.3"),
+    ):
+        result = vg(*args, cwd=cwd)
+        assert result.code == 0, (args, result.err)
+
+
+def state(vg: VG, cwd: Path | None = None) -> dict[str, object]:
+    result = vg("status", "--json", cwd=cwd)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def events(repo: Path) -> list[str]:
+    return git(repo, "log", "--format=%(trailers:key=Vibegit-Event,valueonly)", "refs/heads/vibegit/state").split()
+
+
+@pytest.fixture
+def hooked(repo: Path, vg: VG) -> Path:
+    result = vg("install")
+    assert result.code == 0, result.err
+    return repo
+
+
+# -- no workflow: silence ------------------------------------------------------------
+
+
+def test_no_workflow_commit_checkout_and_switch_are_silent(hooked: Path, vg: VG) -> None:
+    for args in (("commit", "--allow-empty", "-m", "one"), ("checkout", "-b", "feat"), ("switch", "main")):
+        result = run_git(hooked, *args)
+        assert result.code == 0, result.err
+        assert "vibegit" not in result.out + result.err, args
+    assert state_ref(hooked) == ""  # nothing was written either
+    start_workflow(vg)
+    assert vg("unlock").code == 0  # a workflow that ended: silence again
+    for args in (("commit", "--allow-empty", "-m", "two"), ("checkout", "feat"), ("switch", "main")):
+        result = run_git(hooked, *args)
+        assert result.code == 0, result.err
+        assert "vibegit" not in result.out + result.err and "recovery" not in result.err, args
+
+
+# -- pre-commit: the lock check ------------------------------------------------------
+
+
+def test_lock_blocks_commit_and_names_what_unblocks_it(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    head = git(hooked, "rev-parse", "HEAD")
+    result = commit(hooked)
+    assert result.code == 1
+    assert git(hooked, "rev-parse", "HEAD") == head
+    message = result.err
+    for expected in ("commit blocked", "'vibe-code'", "phase E (Execute), step 4.3", "T-002: Login API", *UNBLOCK):
+        assert expected in message, expected
+    assert "Traceback" not in message
+    assert commit(hooked, "escape hatch", "--no-verify").code == 0
+    assert git(hooked, "rev-parse", "HEAD") != head
+
+
+@pytest.mark.parametrize(
+    ("policy", "branch", "blocked"),
+    [
+        ("always", "main", True),
+        ("always", "other", True),
+        ("other-branches", "main", False),
+        ("other-branches", "other", True),
+        ("never", "main", False),
+        ("never", "other", False),
+    ],
+)
+def test_block_policies(hooked: Path, vg: VG, policy: str, branch: str, blocked: bool) -> None:
+    start_workflow(vg)  # started on main
+    git(hooked, "config", "vibegit.blockCommits", policy)
+    if branch != "main":
+        git(hooked, "switch", "-q", "-c", branch)
+    result = commit(hooked)
+    assert result.code == (1 if blocked else 0), result.err
+    if blocked and policy == "other-branches":
+        assert "commits on other are blocked" in result.err and "runs on main" in result.err
+    if not blocked:
+        assert "blocked" not in result.err
+
+
+def test_a_paused_workflow_does_not_block(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    assert vg("pause").code == 0
+    assert "locked: false" in git(hooked, "show", "vibegit/state:workflow.lock")
+    result = commit(hooked)
+    assert result.code == 0, result.err
+    assert vg("resume").code == 0
+    assert commit(hooked).code == 1
+
+
+def test_the_lock_blocks_in_a_linked_worktree_too(hooked: Path, vg: VG, tmp_path: Path) -> None:
+    start_workflow(vg)
+    git(hooked, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
+    result = commit(tmp_path / "wt")
+    assert result.code == 1 and "commit blocked" in result.err
+
+
+# -- post-checkout: the startup check ------------------------------------------------
+
+
+def test_checkout_and_switch_print_the_report_while_active(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    result = run_git(hooked, "checkout", "-b", "feat")
+    assert result.code == 0
+    assert "Session recovery" in result.err and "vibe-code" in result.err and "T-002" in result.err
+    result = run_git(hooked, "switch", "main")
+    assert "Session recovery" in result.err
+    (hooked / "README.md").write_text("changed\n")
+    result = run_git(hooked, "checkout", "--", "README.md")  # a file checkout: no report
+    assert result.code == 0 and result.err == ""
+    assert vg("pause").code == 0
+    result = run_git(hooked, "switch", "feat")
+    assert "Workflow paused" in result.err and "vibegit resume" in result.err
+
+
+# -- pre-push: the state branch travels ----------------------------------------------
+
+
+@pytest.fixture
+def remote(hooked: Path, tmp_path: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(hooked, "remote", "add", "origin", str(bare))
+    return bare
+
+
+def test_push_carries_the_state_branch(hooked: Path, vg: VG, remote: Path) -> None:
+    start_workflow(vg)
+    result = run_git(hooked, "push", "-u", "origin", "main")
+    assert result.code == 0, result.err
+    assert "pushed vibegit/state to origin" in result.err
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
+    assert git(remote, "rev-parse", "refs/heads/main") == git(hooked, "rev-parse", "HEAD")
+    assert vg("pause").code == 0
+    assert commit(hooked).code == 0
+    result = run_git(hooked, "push")
+    assert result.code == 0 and git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
+    result = run_git(hooked, "push", "origin", "main")  # nothing new: nothing said
+    assert result.code == 0 and "vibegit" not in result.err
+
+
+def test_push_to_a_url_and_of_the_state_branch_itself(hooked: Path, vg: VG, remote: Path) -> None:
+    start_workflow(vg)
+    result = run_git(hooked, "push", str(remote), "main")
+    assert result.code == 0, result.err
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
+    assert vg("pause").code == 0
+    result = run_git(hooked, "push", "origin", "vibegit/state", "main")  # the user pushes it: no second push
+    assert result.code == 0, result.err
+    assert "vibegit" not in result.err.replace("vibegit/state", "")
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
+
+
+def test_a_rejected_state_push_never_fails_the_users_push(hooked: Path, vg: VG, remote: Path) -> None:
+    start_workflow(vg)
+    elsewhere = git(hooked, "commit-tree", git(hooked, "rev-parse", "HEAD^{tree}"), "-m", "another machine")
+    git(hooked, "push", "-q", "--no-verify", "origin", f"{elsewhere}:refs/heads/vibegit/state")
+    assert commit(hooked, "mine", "--no-verify").code == 0
+    result = run_git(hooked, "push", "origin", "main")
+    assert result.code == 0, result.err
+    assert "vibegit sync" in result.err and "not a fast-forward" in result.err
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == elsewhere  # never forced
+    assert git(remote, "rev-parse", "refs/heads/main") == git(hooked, "rev-parse", "HEAD")
+
+
+# -- post-rewrite: the checkpoint follows ----------------------------------------------
+
+
+def test_amend_moves_the_checkpoint_in_one_event(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    assert vg("checkpoint", "--file", "src/app.py", "--line", "1", "--action", "login").code == 0
+    old = git(hooked, "rev-parse", "HEAD")
+    before = events(hooked)
+    result = commit(hooked, "initial, amended", "--amend", "--no-verify")
+    assert result.code == 0, result.err
+    new = git(hooked, "rev-parse", "HEAD")
+    assert new != old
+    assert state(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
+    assert events(hooked) == ["rewrite", *before]
+    body = git(hooked, "log", "-1", "--format=%B", "refs/heads/vibegit/state")
+    assert f"checkpoint {old[:12]} -> {new[:12]} after amend" in body
+
+
+def test_rebase_moves_the_checkpoint(hooked: Path, vg: VG) -> None:
+    git(hooked, "switch", "-q", "-c", "feat")
+    for n in (1, 2):
+        (hooked / f"f{n}.txt").write_text(f"{n}\n")
+        git(hooked, "add", f"f{n}.txt")
+        git(hooked, "commit", "-q", "-m", f"feat {n}")
+    start_workflow(vg)
+    assert vg("checkpoint", "--action", "on feat 2").code == 0
+    run_git(hooked, "switch", "main")
+    (hooked / "base.txt").write_text("base\n")
+    git(hooked, "add", "base.txt")
+    assert commit(hooked, "base", "--no-verify").code == 0
+    run_git(hooked, "switch", "feat")
+    before = events(hooked)
+    result = run_git(hooked, "rebase", "main")
+    assert result.code == 0, result.err
+    assert state(vg)["checkpoint"]["commit"] == git(hooked, "rev-parse", "HEAD")  # type: ignore[index]
+    assert events(hooked) == ["rewrite", *before]
+
+
+def test_a_rewrite_that_misses_the_checkpoint_records_nothing(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    assert vg("checkpoint").code == 0
+    assert commit(hooked, "later", "--no-verify").code == 0
+    before = events(hooked)
+    assert commit(hooked, "later, amended", "--amend", "--no-verify").code == 0
+    assert events(hooked) == before
+
+
+# -- the pre-commit framework's way of calling: env vars, no stdin ------------------------
+
+
+def test_framework_form_of_each_hook(hooked: Path, vg: VG, remote: Path) -> None:
+    start_workflow(vg)
+    env = {**os.environ, "PRE_COMMIT": "1"}
+    result = vg_proc("hook", "post-checkout", cwd=hooked,
+                     env={**env, "PRE_COMMIT_TO_REF": git(hooked, "rev-parse", "HEAD"), "PRE_COMMIT_CHECKOUT_TYPE": "1"})
+    assert result.code == 0 and "Session recovery" in result.out
+    result = vg_proc("hook", "post-checkout", cwd=hooked, env={**env, "PRE_COMMIT_CHECKOUT_TYPE": "0"})
+    assert result.code == 0 and result.out == ""
+    result = vg_proc("hook", "pre-push", cwd=hooked,
+                     env={**env, "PRE_COMMIT_REMOTE_NAME": "origin", "PRE_COMMIT_REMOTE_URL": str(remote),
+                          "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/main", "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main"})
+    assert result.code == 0, result.err
+    assert git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
+    assert vg("checkpoint").code == 0
+    old = git(hooked, "rev-parse", "HEAD")
+    git(hooked, "commit", "-q", "--amend", "--no-verify", "--allow-empty", "-m", "amended by hand")
+    # Without git's stdin the hook finds the rewrite in the reflog.
+    result = vg_proc("hook", "post-rewrite", cwd=hooked, env={**env, "PRE_COMMIT_REWRITE_COMMAND": "amend"})
+    assert result.code == 0, result.err
+    new = git(hooked, "rev-parse", "HEAD")
+    assert new != old and state(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
+    result = vg_proc("hook", "pre-commit", cwd=hooked, env=env)
+    assert result.code == 1 and "commit blocked" in result.err
+
+
+# -- never breaking git -----------------------------------------------------------------
+
+
+def path_without_vibegit(tmp_path: Path) -> str:
+    """A PATH with git and sh but no vibegit console script."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for tool in ("git", "sh", "cat", "printf"):
+        found = subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True, text=True).stdout.strip()
+        if found.startswith("/") and not (bin_dir / tool).exists():
+            (bin_dir / tool).symlink_to(found)
+    return str(bin_dir)
+
+
+def test_a_missing_vibegit_lets_git_go_on_with_one_line(repo: Path, vg: VG, tmp_path: Path) -> None:
+    start_workflow(vg)
+    assert install.install(python=str(tmp_path / "gone" / "python"), cwd=repo) == 0
+    env = {**os.environ, "PATH": path_without_vibegit(tmp_path)}
+    result = commit(repo, env=env)
+    assert result.code == 0, result.err
+    lines = [line for line in result.err.splitlines() if line]
+    assert len(lines) == 1 and "vibegit not found" in lines[0]
+    result = run_git(repo, "checkout", "-q", "-b", "feat", env=env)
+    assert result.code == 0 and "vibegit not found" in result.err
+
+
+def test_an_interpreter_without_vibegit_lets_git_go_on(repo: Path, vg: VG, tmp_path: Path) -> None:
+    start_workflow(vg)
+    fake = tmp_path / "python-without-vibegit"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -S \"$@\"\n")  # -S: no site-packages, no vibegit
+    fake.chmod(0o755)
+    assert install.install(python=str(fake), cwd=repo) == 0
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = commit(repo, env=env)
+    assert result.code == 0, result.err
+    assert "cannot import vibegit" in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_a_broken_state_lets_git_go_on_with_one_line(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    tip = state_ref(hooked)
+    blob = git(hooked, "hash-object", "-w", "--stdin", input="locked: [unclosed\n")
+    entries = git(hooked, "ls-tree", tip).replace(git(hooked, "rev-parse", f"{tip}:workflow.lock"), blob)
+    tree = git(hooked, "mktree", input=entries + "\n")
+    broken = git(hooked, "commit-tree", tree, "-p", tip, "-m", "vibegit: hand edit")
+    git(hooked, "update-ref", "refs/heads/vibegit/state", broken)
+    result = commit(hooked)
+    assert result.code == 0
+    assert "pre-commit hook" in result.err and "workflow.lock" in result.err and "git goes on" in result.err
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_hooks_started_by_vibegit_itself_do_nothing(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    result = commit(hooked, env={**os.environ, hook.IN_HOOK: "1"})
+    assert result.code == 0 and result.err == ""
+
+
+def test_hook_dispatch(vg: VG) -> None:
+    assert set(hook.GIT_HOOKS) <= set(hook.HOOKS)
+    result = vg("hook", "no-such-hook")
+    assert result.code == 2 and "expected one of" in result.err and len(result.err.splitlines()) == 1
+
+
+def test_the_hook_path_imports_no_heavy_module(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    probe = (
+        "import sys\nfrom vibegit.main import main\ncode = main(['hook', 'pre-commit'])\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'git', 'filelock', 'rich'})\n"
+        "print(code, heavy)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=hooked, capture_output=True, text=True)
+    assert proc.stdout.strip() == "1 []", proc.stderr
