@@ -139,3 +139,20 @@ def test_parsers_take_any_bytes(name: str, data: bytes) -> None:
         PARSERS[name](data, name)
     except VibegitError as err:
         assert err.code == 2 and "\n" not in str(err) and name in str(err)
+
+
+def test_an_unexpected_error_is_one_line_exit_3_and_a_log(
+    repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch, hermetic: Path
+) -> None:
+    from vibegit import commands
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(commands, "status", broken)
+    result = vg("status")
+    assert result.code == 3
+    line = result.err.strip()
+    assert len(line.splitlines()) == 1 and "disk on fire" in line and "error.log" in line
+    log = hermetic / ".state" / "vibegit" / "error.log"
+    assert "Traceback" in log.read_text() and "RuntimeError: disk on fire" in log.read_text()

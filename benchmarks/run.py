@@ -1,0 +1,44 @@
+"""Run every benchmark of SPEC §11 and print one table:
+path, measured median, baseline median (same run), ratio, budget, pass/fail.
+
+    python benchmarks/run.py [--quick]
+
+Exit status 1 when a budget is missed. Results of a full run on the
+project's machine are kept in docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import events, hooks, snapshot  # noqa: E402
+from benchmarks.common import table  # noqa: E402
+
+
+def machine() -> str:
+    git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {git}, "
+            f"{platform.system()} {platform.release()}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Run every vibegit benchmark.")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer runs (a smoke test)")
+    quick = parser.parse_args().quick
+    rows = []
+    for module in (hooks, events, snapshot):
+        print(f"running {module.__name__} …", file=sys.stderr, flush=True)
+        rows += module.measure(quick)
+    print(f"Machine: {machine()}\n")
+    print(table(rows))
+    return 0 if all(r.passed for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
