@@ -59,7 +59,9 @@ case $0 in */*) chained=${{0%/*}}/$hook{chained_suffix} ;; *) chained=./$hook{ch
 
 state_branch() {{
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
-	branch=$(git config --get vibegit.stateBranch) || branch=vibegit/state
+	branch=refs/heads/vibegit/state
+	git config --get vibegit.stateBranch >/dev/null || return 0  # unset: no subshell to read it
+	branch=$(git config --get vibegit.stateBranch)
 	branch=refs/heads/${{branch#refs/heads/}}
 }}
 
@@ -79,7 +81,7 @@ check() {{  # only the lock check's own refusal may fail the git command
 	rc=$?
 	case $hook:$rc in
 	*:0) return 0 ;;
-	pre-commit:1) exit 1 ;;
+	pre-commit:1|pre-push:1) exit 1 ;;  # the lock check; credentials in the pushed state branch
 	esac
 	echo "vibegit: $hook hook exited $rc; git goes on" >&2
 }}
