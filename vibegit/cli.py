@@ -27,6 +27,8 @@ app = typer.Typer(
 )
 task_app = typer.Typer(help="Tasks of the kanban: add, start, done, list.", no_args_is_help=True)
 app.add_typer(task_app, name="task")
+memory_app = typer.Typer(help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True)
+app.add_typer(memory_app, name="memory")
 
 Lang = typer.Option("en", "--lang", help="Report headings: en, or zh as in the skill document.")
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
@@ -185,6 +187,48 @@ def log(
 ) -> int:
     """The newest events of the state branch."""
     return commands.log(count, as_json)
+
+
+@memory_app.command("add")
+def memory_add(
+    category: str = typer.Argument(
+        ..., metavar="CATEGORY", help="user_preference, forbidden_action, code_pattern or project_knowledge."
+    ),
+    text: str = typer.Argument(..., metavar="TEXT", help="The rule or fact, one line."),
+) -> int:
+    """Remember a rule or fact (shown in every recovery report)."""
+    from vibegit import memory
+
+    return memory.cmd_add(category, text)
+
+
+@memory_app.command("list")
+def memory_list(as_json: bool = Json) -> int:
+    """List what is remembered, forbidden actions first."""
+    from vibegit import memory
+
+    return memory.cmd_list(as_json)
+
+
+@memory_app.command("remove")
+def memory_remove(entry_id: str = typer.Argument(..., metavar="ID", help="An id like M-001.")) -> int:
+    """Forget one entry."""
+    from vibegit import memory
+
+    return memory.cmd_remove(entry_id)
+
+
+@app.command()
+def learn() -> int:
+    """Remember the rules (bullet and numbered items) of the watched docs that changed.
+
+    Docs: git config vibegit.learn.docs (several values or comma-separated);
+    default project_document/.ai_state/conventions.md, .../decisions.md,
+    README.md, CONTRIBUTING.md. Phase changes run it too.
+    """
+    from vibegit.learn import learn as run
+
+    return run()
 
 
 @app.command()

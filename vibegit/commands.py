@@ -72,14 +72,27 @@ def record(
     e: Env | None = None,
     trees: dict[str, str | None] | None = None,
 ) -> store.Written:
-    """Publish one event and say what happened in one line."""
-    from vibegit import sync  # a workflow taken over on another machine refuses this one's events
+    """Publish one event, say what happened in one line, then run the user's
+    lifecycle hooks for it (a broken hook configuration stops before writing)."""
+    from vibegit import userhooks
 
     e = e or env(h)
-    written = store.transact(h.repo, h.settings, h.config, e, sync.guard(h.repo, h.settings, e, transition), trees)
+    hooks = userhooks.load(h.repo, h.config)
+    applied_to: list[State] = []
+
+    def transition_seen(s: State) -> tuple[State, Event]:
+        applied_to[:] = [s]  # the state the event really applied to (after CAS retries)
+        return transition(s)
+
+    from vibegit import sync  # a workflow taken over on another machine refuses this one's events
+
+    guarded = sync.guard(h.repo, h.settings, e, transition_seen if hooks else transition)
+    written = store.transact(h.repo, h.settings, h.config, e, guarded, trees)
     for notice in written.notices:
         warn(notice)
     say(f"✔ {written.event.name}: {written.event.summary}  [{h.settings.state_branch} {written.commit[:10]}]")
+    if hooks:
+        userhooks.after_event(h, hooks, applied_to[-1] if applied_to else None, written, e, warn)
     return written
 
 
@@ -122,6 +135,9 @@ def phase(to: str, step: str | None) -> int:
     h = here()
     e = env(h)
     record(h, lambda s: lifecycle.phase(s, e, target, step), e)
+    from vibegit.learn import after_phase
+
+    after_phase()  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
     return OK
 
 
@@ -281,6 +297,12 @@ def complete(yes: bool) -> int:
     h = here()
     state = store.read_state(h.repo, h.settings).state
     lifecycle.check_can_complete(state)
+    from vibegit import userhooks
+
+    hooks = userhooks.load(h.repo, h.config)
+    if hooks.commands.get("onBeforeComplete"):
+        data = userhooks.payload(state, "complete", "before complete", None, None, head_commit(h.repo), h.repo)
+        userhooks.before_complete(hooks, data, h.repo, lambda text: print(text, file=sys.stderr, flush=True))
     if not yes and not confirm(
         f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
     ):

@@ -54,6 +54,9 @@ def _touch(state: State, env: Env, **changes: object) -> State:
     return replace(state, session=replace(session, updated_at=env.now), **changes)  # type: ignore[arg-type]
 
 
+touch = _touch  # for the transitions kept beside their concern (memory, learn, agents)
+
+
 def _describe(state: State) -> str:
     status = state.workflow.status
     if status is Status.INIT:

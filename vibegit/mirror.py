@@ -23,12 +23,14 @@ from vibegit.files import (
     KANBAN,
     LOCK,
     MAX_FILE_BYTES,
+    MEMORY,
     SESSION,
     STATE_FILES,
     derived_context_differs,
     parse_context,
     parse_kanban,
     parse_lock,
+    parse_memory,
     parse_session,
 )
 from vibegit.model import State
@@ -143,6 +145,9 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
             raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
         notices.append(f"adopted your edit of {rel}")
         return replace(state, lock=lock)
+    if name == MEMORY:
+        notices.append(f"adopted your edit of {rel}")
+        return replace(state, memory=parse_memory(disk, rel))
     assert name == CHECKPOINT
     _keep_beside(mdir / name, disk, ".edited", notices,
                  f"{rel} is generated from session.yaml (edit its checkpoint: section instead)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from vibegit.files import lock_dict, session_dict
-from vibegit.model import State, Status, TaskStatus
+from vibegit.model import MemoryCategory, State, Status, TaskStatus
 
 TEXT = {
     "en": {
@@ -45,6 +45,12 @@ TEXT = {
         "choices": "**Continue?** Reply `continue`, `details` or `pause`",
         "resume_how": "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
         "last_action": "Last action",
+        "memory": "### 🧠 Remembered rules",
+        "more_knowledge": "- … and {n} more project notes: `vibegit memory list`",
+        MemoryCategory.FORBIDDEN_ACTION: "🚫 Never",
+        MemoryCategory.USER_PREFERENCE: "Preference",
+        MemoryCategory.CODE_PATTERN: "Pattern",
+        MemoryCategory.PROJECT_KNOWLEDGE: "Project",
     },
     "zh": {
         "recovery": "## 🔄 会话恢复",
@@ -84,10 +90,17 @@ TEXT = {
         "choices": "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
         "resume_how": "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
         "last_action": "上次操作",
+        "memory": "### 🧠 记忆规则",
+        "more_knowledge": "- … 另有 {n} 条项目知识：`vibegit memory list`",
+        MemoryCategory.FORBIDDEN_ACTION: "🚫 禁止",
+        MemoryCategory.USER_PREFERENCE: "偏好",
+        MemoryCategory.CODE_PATTERN: "代码模式",
+        MemoryCategory.PROJECT_KNOWLEDGE: "项目知识",
     },
 }
 LANGS = tuple(TEXT)
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
+MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
 
 
 def as_json(state: State) -> dict[str, Any]:
@@ -169,8 +182,32 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
         lines.append(f"- {t['snapshot']}: {k.snapshot[:12] if k.snapshot else t['none']}{match}")
         if k.action:
             lines.append(f"- {t['action']}: {k.action}")
+    lines += remembered(state, lang)
     lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
     return "\n".join(lines) + "\n"
+
+
+def remembered(state: State, lang: str) -> list[str]:
+    """The report's memory section: forbidden actions first, learned notes bounded."""
+    t = TEXT[lang]
+    entries = state.memory.entries
+    if not entries:
+        return []
+    order = list(MemoryCategory)
+    lines = ["", t["memory"]]
+    shown = 0
+    hidden = 0
+    for entry in sorted(entries, key=lambda e: order.index(e.category)):
+        if entry.category is MemoryCategory.PROJECT_KNOWLEDGE:
+            if shown >= MAX_KNOWLEDGE_SHOWN:
+                hidden += 1
+                continue
+            shown += 1
+        where = f" ({entry.source}{' § ' + entry.heading if entry.heading else ''})" if entry.source else ""
+        lines.append(f"- **{t[entry.category]}** {entry.text}{where}")
+    if hidden:
+        lines.append(t["more_knowledge"].format(n=hidden))
+    return lines
 
 
 def _anchor_now(observed: Observed | None, lang: str) -> str:
@@ -196,3 +233,6 @@ def _next_step(state: State, lang: str) -> str:
     if todo:
         return t["start_task"].format(id=todo.id, title=todo.title)
     return t["all_done"]
+
+
+next_step = _next_step  # the Stop hook names it too

@@ -1,0 +1,142 @@
+"""Learning from the watched docs: rules become project_knowledge entries with
+their source and heading; an unchanged doc teaches nothing new; an edited doc
+replaces what it taught."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.conftest import MIRROR, VG, git
+from vibegit.learn import Item, extract
+
+README = """\
+# demo
+
+Intro text is not a rule.
+
+- [Install](#install)
+- [Usage](#usage)
+
+## Conventions
+
+- Use four spaces,
+  never tabs.
+- Type every function
+* Keep commits small
+
+```sh
+- not a rule: inside code
+```
+
+## Release steps
+
+1. Bump the version
+2) Tag it
+<!--
+- a comment, not a rule
+-->
+"""
+
+
+def knowledge(vg: VG) -> list[dict]:
+    return [e for e in json.loads(vg("memory", "list", "--json").out) if e["category"] == "project_knowledge"]
+
+
+def count(repo: Path) -> int:
+    return int(git(repo, "rev-list", "--count", "refs/heads/vibegit/state"))
+
+
+def test_extract_items_under_headings() -> None:
+    assert extract(README) == (
+        Item("Conventions", "Use four spaces, never tabs."),
+        Item("Conventions", "Type every function"),
+        Item("Conventions", "Keep commits small"),
+        Item("Release steps", "Bump the version"),
+        Item("Release steps", "Tag it"),
+    )
+    assert extract("- [ ] todo item\n- [x] done item\n") == (Item(None, "todo item"), Item(None, "done item"))
+    assert extract("") == ()
+
+
+def test_learn_twice_on_an_unchanged_readme_adds_nothing(repo: Path, vg: VG) -> None:
+    (repo / "README.md").write_text(README)
+    first = vg("learn")
+    assert first.code == 0 and "learn: README.md +5 -0" in first.out
+    entries = knowledge(vg)
+    assert [(e["heading"], e["text"]) for e in entries][:2] == [
+        ("Conventions", "Use four spaces, never tabs."), ("Conventions", "Type every function")]
+    assert all(e["source"] == "README.md" for e in entries)
+    events = count(repo)
+    second = vg("learn")
+    assert second.code == 0 and "Nothing new to learn" in second.out
+    assert count(repo) == events
+    assert knowledge(vg) == entries
+
+
+def test_after_an_edit_the_entries_follow_the_new_text(repo: Path, vg: VG) -> None:
+    (repo / "README.md").write_text(README)
+    assert vg("learn").code == 0
+    old = {e["text"]: e["id"] for e in knowledge(vg)}
+    (repo / "README.md").write_text(README.replace("- Type every function\n", "- Type every public function\n")
+                                    .replace("2) Tag it\n", ""))
+    result = vg("learn")
+    assert result.code == 0 and "README.md +1 -2" in result.out
+    new = {e["text"]: e["id"] for e in knowledge(vg)}
+    assert set(new) == {"Use four spaces, never tabs.", "Type every public function", "Keep commits small",
+                        "Bump the version"}
+    assert new["Keep commits small"] == old["Keep commits small"]  # unchanged items keep their ids
+    assert new["Type every public function"] not in old.values()
+
+    (repo / "README.md").unlink()  # a deleted doc takes its rules with it
+    assert "README.md gone (-4)" in vg("learn").out
+    assert knowledge(vg) == []
+
+
+def test_learn_keeps_hand_added_memory_and_the_other_docs(repo: Path, vg: VG) -> None:
+    mirror = repo / MIRROR
+    mirror.mkdir(parents=True)
+    (mirror / "conventions.md").write_text("# Conventions\n- Snake case for files\n")
+    (repo / "CONTRIBUTING.md").write_text("## PRs\n- One change per PR\n")
+    assert vg("memory", "add", "forbidden_action", "Never push to main").code == 0
+    assert vg("learn").code == 0
+    sources = {e["source"] for e in knowledge(vg)}
+    assert sources == {"project_document/.ai_state/conventions.md", "CONTRIBUTING.md"}
+    (repo / "CONTRIBUTING.md").write_text("## PRs\n- Two reviewers\n")
+    assert vg("learn").code == 0
+    texts = [e["text"] for e in json.loads(vg("memory", "list", "--json").out)]
+    assert texts == ["Never push to main", "Snake case for files", "Two reviewers"]
+    assert (mirror / "conventions.md").read_text() == "# Conventions\n- Snake case for files\n"
+
+
+def test_watched_docs_setting_and_a_phase_exit_learns(repo: Path, vg: VG, tmp_path: Path) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "rules.md").write_text("# Rules\n- Rule one\n")
+    (repo / "docs" / "more.md").write_text("# More\n- Rule two\n")
+    git(repo, "config", "--add", "vibegit.learn.docs", "docs/rules.md")
+    git(repo, "config", "--add", "vibegit.learn.docs", "docs/more.md, README.md")
+    out = tmp_path / "learned.json"
+    git(repo, "config", "vibegit.hook.onLearn", f'"{sys.executable}" -c "import sys; open({str(out)!r}, \'w\').write(sys.stdin.read())"')
+    assert vg("start", "w", "--goal", "g").code == 0
+    events = count(repo)
+    result = vg("phase", "P")
+    assert result.code == 0
+    assert count(repo) == events + 2  # the phase, then the learn
+    assert {e["text"] for e in knowledge(vg)} == {"Rule one", "Rule two"}
+    assert json.loads(out.read_text())["event"] == "learn"
+    events = count(repo)
+    assert vg("phase", "E").code == 0
+    assert count(repo) == events + 1  # nothing changed: no learn event, and no message
+    git(repo, "config", "--add", "vibegit.learn.docs", "../outside.md")
+    result = vg("learn")
+    assert result.code == 2 and "must be a path relative to the repository" in result.err
+
+
+def test_learn_reads_no_doc_outside_the_repository(repo: Path, vg: VG, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Secret\n- password is hunter2\n")
+    (repo / "README.md").unlink()
+    (repo / "README.md").symlink_to(secret)
+    result = vg("learn")
+    assert result.code == 0 and "resolves outside the repository" in result.err
+    assert knowledge(vg) == []

@@ -1,0 +1,177 @@
+"""Lifecycle hook commands (SPEC §5): configured locally, run with the event as
+JSON on stdin and VIBEGIT_* variables, never from the state branch."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import VG, git
+from vibegit import userhooks
+
+PY = sys.executable
+
+
+def dump_hook(out: Path) -> str:
+    """A hook command that appends its stdin and environment to ``out``."""
+    script = (
+        "import json,os,sys; d=json.load(sys.stdin); "
+        "d['env']={k:v for k,v in os.environ.items() if k.startswith('VIBEGIT_')}; d['cwd']=os.getcwd(); "
+        f"open({str(out)!r},'a').write(json.dumps(d)+chr(10))"
+    )
+    return f'"{PY}" -c "{script}"'
+
+
+def seen(out: Path) -> list[dict]:
+    return [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+
+
+def subjects(repo: Path) -> list[str]:
+    return git(repo, "log", "--format=%s", "refs/heads/vibegit/state").splitlines()
+
+
+def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: Path) -> None:
+    out = tmp_path / "hook.jsonl"
+    git(repo, "config", "vibegit.hook.onTaskComplete", dump_hook(out))
+    assert vg("start", "vibe-code", "--goal", "Auth").code == 0
+    assert vg("task", "add", "T-001", "Data model").code == 0
+    assert vg("task", "start", "T-001").code == 0
+    assert seen(out) == []
+    result = vg("task", "done", "T-001")
+    assert result.code == 0
+    assert "hook onTaskComplete ok" in result.err
+    [event] = seen(out)
+    state_tip = git(repo, "rev-parse", "refs/heads/vibegit/state")
+    assert event["hook"] == "onTaskComplete" and event["event"] == "task-done"
+    assert event["task"] == "T-001" and event["workflow"] == "vibe-code" and event["phase"] == "R1"
+    assert event["commit"] == state_tip and event["progress"] == {"done": 1, "total": 1}
+    assert event["env"] | {"VIBEGIT_HOOK_RUNNING": "1"} == {
+        "VIBEGIT_HOOK": "onTaskComplete", "VIBEGIT_EVENT": "task-done", "VIBEGIT_WORKFLOW": "vibe-code",
+        "VIBEGIT_PHASE": "R1", "VIBEGIT_TASK": "T-001", "VIBEGIT_COMMIT": state_tip, "VIBEGIT_STATUS": "running",
+        "VIBEGIT_HOOK_RUNNING": "1",
+    }
+    assert Path(event["cwd"]).resolve() == repo.resolve()
+
+
+def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path) -> None:
+    out = tmp_path / "hook.jsonl"
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text(
+        "".join(f"{name}: {json.dumps(dump_hook(out))}\n" for name in userhooks.HOOK_NAMES if name != "onBeforeComplete")
+    )
+    for args in (("start", "w", "--goal", "g"), ("phase", "P"), ("task", "add", "T-1", "x"), ("task", "start", "T-1"),
+                 ("checkpoint",), ("pause",), ("resume",), ("task", "done", "T-1"), ("complete", "--yes")):
+        assert vg(*args).code == 0, args
+    assert vg("start", "w2", "--goal", "g").code == 0
+    assert vg("fail", "it broke").code == 0
+    got = [(e["hook"], e["event"], e["env"]["VIBEGIT_PHASE"]) for e in seen(out)]
+    assert got == [
+        ("onInit", "start", "R1"), ("onPhaseEnter", "start", "R1"),
+        ("onPhaseExit", "phase", "R1"), ("onPhaseEnter", "phase", "P"),
+        ("onTaskStart", "task-start", "P"),
+        ("onCheckpoint", "checkpoint", "P"),
+        ("onPause", "pause", "P"), ("onCheckpoint", "pause", "P"),
+        ("onResume", "resume", "P"),
+        ("onTaskComplete", "task-done", "P"),
+        ("onComplete", "complete", "P"),
+        ("onInit", "start", "R1"), ("onPhaseEnter", "start", "R1"),
+        ("onError", "fail", "R1"),
+    ]
+    assert seen(out)[2]["previous_phase"] == "R1"
+
+
+def test_a_failing_before_complete_keeps_the_workflow_running(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.hook.onBeforeComplete", "echo 'FAILED test_login'; exit 3")
+    assert vg("start", "w", "--goal", "g").code == 0
+    before = subjects(repo)
+    result = vg("complete", "--yes")
+    assert result.code == 1
+    assert "FAILED test_login" in result.err
+    assert "onBeforeComplete" in result.err and "exit 3" in result.err and "keeps running" in result.err
+    assert subjects(repo) == before
+    assert json.loads(vg("status", "--json").out)["workflow"]["status"] == "running"
+    git(repo, "config", "vibegit.hook.onBeforeComplete", "true")
+    assert vg("complete", "--yes").code == 0
+
+
+def test_another_failing_hook_is_reported_and_recorded_and_the_event_kept(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.hook.onTaskStart", "echo boom >&2; exit 7")
+    assert vg("start", "w", "--goal", "g").code == 0
+    assert vg("task", "add", "T-1", "x").code == 0
+    result = vg("task", "start", "T-1")
+    assert result.code == 0
+    assert "hook onTaskStart (echo boom >&2; exit 7) failed with exit 7: boom" in result.err
+    assert subjects(repo)[:2] == [subjects(repo)[0], subjects(repo)[1]]
+    assert subjects(repo)[0].startswith("vibegit: hook-failed onTaskStart")
+    assert subjects(repo)[1].startswith("vibegit: task-start T-1")
+    body = git(repo, "log", "-1", "--format=%B", "refs/heads/vibegit/state")
+    assert "Vibegit-Hook: onTaskStart" in body and "Vibegit-Hook-Exit: 7" in body
+    assert json.loads(vg("status", "--json").out)["workflow"]["current_task"] == "T-1"
+
+
+def test_a_hook_that_hangs_is_stopped_at_the_timeout(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.hook.onInit", "sleep 30")
+    git(repo, "config", "vibegit.hookTimeout", "0.5")
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 0
+    assert "timed out after 0.5s" in result.err
+    assert subjects(repo)[0].startswith("vibegit: hook-failed onInit")
+
+
+def test_a_hook_calling_vibegit_does_not_run_hooks_again(repo: Path, vg: VG, tmp_path: Path) -> None:
+    out = tmp_path / "hook.jsonl"
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text(
+        f"onCheckpoint:\n  - {json.dumps(dump_hook(out))}\n  - '\"{PY}\" -m vibegit checkpoint --action again'\n"
+    )
+    assert vg("start", "w", "--goal", "g").code == 0
+    assert vg("checkpoint").code == 0
+    assert len(seen(out)) == 1  # the nested checkpoint was recorded without running hooks
+    assert [s.split()[1] for s in subjects(repo)[:2]] == ["checkpoint", "checkpoint"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("onTaskDone: make test\n", ".vibegit/hooks.yaml:1: unknown hook 'onTaskDone'"),
+    ("onInit: [1, 2]\n", ".vibegit/hooks.yaml:1: onInit: expected a command"),
+    ("timeout: soon\n", ".vibegit/hooks.yaml:1: timeout: 'soon' is not a number"),
+    ("onInit: 'x'\n  bad: [\n", ".vibegit/hooks.yaml:"),
+])
+def test_a_broken_hooks_file_is_exit_2_and_writes_nothing(repo: Path, vg: VG, text: str, message: str) -> None:
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text(text)
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 2 and message in result.err, result.err
+    assert git(repo, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False) == ""
+
+
+def test_unknown_git_config_hook_is_exit_2(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.hook.onTaskDone", "make test")
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 2 and "git config vibegit.hook.ontaskdone: unknown hook" in result.err
+
+
+def test_git_config_wins_over_the_file_and_an_empty_value_switches_it_off(repo: Path, vg: VG, tmp_path: Path) -> None:
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text("onInit: exit 9\nonPhaseEnter: exit 8\n")
+    git(repo, "config", "vibegit.hook.oninit", "true")
+    git(repo, "config", "vibegit.hook.onPhaseEnter", "")
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 0 and "failed" not in result.err
+
+
+def test_nothing_on_the_state_branch_is_executed(repo: Path, vg: VG, tmp_path: Path) -> None:
+    """A hooks file committed to the state branch (or written into the mirror) is never run."""
+    marker = tmp_path / "ran"
+    assert vg("start", "w", "--goal", "g").code == 0
+    blob = git(repo, "hash-object", "-w", "--stdin", input=f"onTaskStart: touch {marker}\n")
+    tip = git(repo, "rev-parse", "refs/heads/vibegit/state")
+    tree = git(repo, "mktree", input=git(repo, "ls-tree", tip) + f"\n100644 blob {blob}\thooks.yaml\n")
+    git(repo, "update-ref", "refs/heads/vibegit/state", git(repo, "commit-tree", tree, "-p", tip, "-m", "x"))
+    mirror = repo / "project_document" / ".ai_state"
+    (mirror / ".vibegit").mkdir()
+    (mirror / ".vibegit" / "hooks.yaml").write_text(f"onTaskStart: touch {marker}\n")
+    assert vg("task", "add", "T-1", "x").code == 0
+    assert vg("task", "start", "T-1").code == 0
+    assert not marker.exists()

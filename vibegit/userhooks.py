@@ -1,0 +1,272 @@
+"""Lifecycle hook commands (SPEC §5; the Lifecycle skill's onInit … onLearn).
+
+Users configure shell commands per hook, locally only:
+
+- git config ``vibegit.hook.<name>`` (``git config vibegit.hook.onTaskComplete "make test"``);
+- ``.vibegit/hooks.yaml`` in the checked-out working tree (a hook name maps
+  to one command or a list; ``timeout:`` in seconds).
+
+Git config wins over the file for the same hook. Nothing read from the state
+branch is ever executed. A hook runs after its event is recorded, in the
+repository's top directory, with the event as JSON on stdin and ``VIBEGIT_*``
+environment variables; ``onBeforeComplete`` runs before completion and stops
+it when it fails.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from vibegit import git
+from vibegit.errors import BadInput, Refused
+from vibegit.files import YamlDoc
+from vibegit.model import State
+
+HOOK_NAMES = (
+    "onInit",
+    "onPhaseEnter",
+    "onPhaseExit",
+    "onTaskStart",
+    "onTaskComplete",
+    "onPause",
+    "onResume",
+    "onCheckpoint",
+    "onBeforeComplete",
+    "onComplete",
+    "onError",
+    "onLearn",
+)
+_BY_LOWER = {name.lower(): name for name in HOOK_NAMES}
+
+# event name -> the hooks it runs, in order
+EVENT_HOOKS: dict[str, tuple[str, ...]] = {
+    "start": ("onInit", "onPhaseEnter"),
+    "phase": ("onPhaseExit", "onPhaseEnter"),
+    "task-start": ("onTaskStart",),
+    "task-done": ("onTaskComplete",),
+    "pause": ("onPause", "onCheckpoint"),
+    "resume": ("onResume",),
+    "checkpoint": ("onCheckpoint",),
+    "complete": ("onComplete",),
+    "fail": ("onError",),
+    "learn": ("onLearn",),
+}
+
+HOOKS_FILE = ".vibegit/hooks.yaml"
+MAX_HOOKS_FILE = 64 * 1024
+DEFAULT_TIMEOUT = 60.0
+MAX_OUTPUT = 64 * 1024
+# Set while a hook runs: a hook that calls vibegit does not run hooks again.
+RUNNING = "VIBEGIT_HOOK_RUNNING"
+
+
+@dataclass(frozen=True)
+class Hook:
+    name: str
+    command: str
+    origin: str  # where it was configured, for messages
+
+
+@dataclass(frozen=True)
+class Hooks:
+    commands: dict[str, tuple[Hook, ...]] = field(default_factory=dict)
+    timeout: float = DEFAULT_TIMEOUT
+
+    def __bool__(self) -> bool:
+        return bool(self.commands)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    hook: Hook
+    code: int | None  # None: timed out or could not start
+    output: str
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+    def describe(self, timeout: float) -> str:
+        how = f"timed out after {timeout:g}s" if self.code is None else f"failed with exit {self.code}"
+        last = next((line.strip() for line in reversed(self.output.splitlines()) if line.strip()), "")
+        return f"{self.hook.name} ({self.hook.command}) {how}" + (f": {last[:200]}" if last else "")
+
+
+def _timeout(value: object, where: str) -> float:
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        raise BadInput(f"{where}: {value!r:.40} is not a number of seconds") from None
+    if not 0 < seconds <= 24 * 3600:
+        raise BadInput(f"{where}: {seconds:g} must be between 0 and 86400 seconds")
+    return seconds
+
+
+def _from_file(repo: git.Repo) -> tuple[dict[str, tuple[Hook, ...]], float | None]:
+    path = repo.toplevel / HOOKS_FILE
+    if not path.is_file():
+        return {}, None
+    if path.stat().st_size > MAX_HOOKS_FILE:
+        raise BadInput(f"{HOOKS_FILE}: too large (at most {MAX_HOOKS_FILE} bytes)")
+    doc = YamlDoc(path.read_bytes(), HOOKS_FILE)
+    found: dict[str, tuple[Hook, ...]] = {}
+    timeout = None
+    for key, value in doc.data.items():
+        where = f"{HOOKS_FILE}:{doc.line(str(key))}"
+        if key == "timeout":
+            timeout = _timeout(value, f"{where}: timeout")
+            continue
+        name = _BY_LOWER.get(str(key).lower())
+        if name is None:
+            raise BadInput(f"{where}: unknown hook {key!r:.40}; known: timeout, {', '.join(HOOK_NAMES)}")
+        values = value if isinstance(value, list) else [value]
+        if not values or not all(isinstance(v, str) and v.strip() and "\0" not in v for v in values):
+            raise BadInput(f"{where}: {name}: expected a command or a list of commands")
+        found[name] = tuple(Hook(name, v.strip(), where) for v in values)
+    return found, timeout
+
+
+def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
+    """The configured hooks; a broken configuration is exit 2 before anything is written."""
+    if os.environ.get(RUNNING):
+        return Hooks()
+    commands, timeout = _from_file(repo)
+    for key, value in config.items():
+        if not key.startswith("vibegit.hook."):
+            continue
+        rest = key[len("vibegit.hook."):]
+        name = _BY_LOWER.get(rest)
+        if name is None:
+            raise BadInput(f"git config {key}: unknown hook; known: {', '.join(HOOK_NAMES)}")
+        if value.strip():
+            commands[name] = (Hook(name, value.strip(), f"git config vibegit.hook.{name}"),)
+        else:  # an empty value switches off the file's command for this hook
+            commands.pop(name, None)
+    if "vibegit.hooktimeout" in config:
+        timeout = _timeout(config["vibegit.hooktimeout"], "git config vibegit.hookTimeout")
+    return Hooks(commands, timeout or DEFAULT_TIMEOUT)
+
+
+def payload(state: State, event: str, summary: str, task: str | None, commit: str | None,
+            head: str | None, repo: git.Repo, previous: State | None = None) -> dict[str, Any]:
+    """The event as the hook sees it on stdin."""
+    phase = state.mode.phase.value if state.mode.phase else None
+    before = previous.mode.phase.value if previous is not None and previous.mode.phase else None
+    return {
+        "event": event,
+        "summary": summary,
+        "workflow": state.mode.workflow_name,
+        "status": state.workflow.status.value,
+        "phase": phase,
+        "previous_phase": before,
+        "step": state.mode.step,
+        "task": task or state.workflow.current_task,
+        "progress": {"done": state.completed_tasks, "total": state.total_tasks},
+        "goal": state.context.goal,
+        "next_action": state.context.next_action,
+        "commit": commit,
+        "head": head,
+        "repository": str(repo.toplevel),
+    }
+
+
+def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in git.HOOK_GIT_VARS}
+    phase = data["previous_phase"] if hook == "onPhaseExit" else data["phase"]
+    env.update({
+        RUNNING: "1",
+        "VIBEGIT_HOOK": hook,
+        "VIBEGIT_EVENT": data["event"] or "",
+        "VIBEGIT_WORKFLOW": data["workflow"] or "",
+        "VIBEGIT_PHASE": phase or "",
+        "VIBEGIT_TASK": data["task"] or "",
+        "VIBEGIT_COMMIT": data["commit"] or "",
+        "VIBEGIT_STATUS": data["status"] or "",
+    })
+    return env
+
+
+def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outcome:
+    """Run one hook command; it never raises, whatever the command does."""
+    started = time.monotonic()
+    stdin = json.dumps({"hook": hook.name, **data}, ensure_ascii=False).encode()
+    posix = os.name == "posix"
+    try:
+        proc = subprocess.Popen(
+            hook.command, shell=True, cwd=cwd, env=_environment(data, hook.name),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=posix,  # so a timeout can stop the whole command, not just the shell
+        )
+    except OSError as err:
+        return Outcome(hook, None, f"could not start: {err}", 0.0)
+    try:
+        out, _ = proc.communicate(stdin, timeout=timeout)
+        code: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        _kill(proc, posix)
+        try:
+            out, _ = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            out = b""
+        code = None
+    text = out[-MAX_OUTPUT:].decode("utf-8", errors="replace")
+    return Outcome(hook, code, text, time.monotonic() - started)
+
+
+def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
+    try:
+        if posix:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except OSError:
+        pass
+
+
+def run(hooks: Hooks, names: tuple[str, ...], data: dict[str, Any], repo: git.Repo) -> list[Outcome]:
+    """Run the hooks ``names`` in order; every one runs even when one fails."""
+    outcomes = []
+    for name in names:
+        for hook in hooks.commands.get(name, ()):
+            outcomes.append(execute(hook, data, str(repo.toplevel), hooks.timeout))
+    return outcomes
+
+
+def before_complete(hooks: Hooks, data: dict[str, Any], repo: git.Repo, show: Any) -> None:
+    """onBeforeComplete: a failure stops completion (exit 1), its output shown."""
+    for outcome in run(hooks, ("onBeforeComplete",), data, repo):
+        if not outcome.ok:
+            show(outcome.output.rstrip("\n")[-4000:])
+            raise Refused(f"hook {outcome.describe(hooks.timeout)}; the workflow keeps running "
+                          "(fix it, then 'vibegit complete' again)")
+
+
+def after_event(h: Any, hooks: Hooks, previous: State | None, written: Any, env: Any, warn: Any) -> None:
+    """Run the hooks of the event just recorded. A failing hook is reported in
+    one line and recorded as a ``hook-failed`` event; the event itself stays."""
+    from vibegit import lifecycle, store
+    from vibegit.model import Event
+
+    event = written.event
+    names = EVENT_HOOKS.get(event.name, ())
+    if not any(hooks.commands.get(name) for name in names):
+        return
+    data = payload(written.state, event.name, event.summary, event.task, written.commit, env.head, h.repo, previous)
+    for outcome in run(hooks, names, data, h.repo):
+        if outcome.ok:
+            warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
+            continue
+        what = outcome.describe(hooks.timeout)
+        failed = Event("hook-failed", what, task=event.task, details=(
+            f"Vibegit-Hook: {outcome.hook.name}",
+            f"Vibegit-Hook-Exit: {'timeout' if outcome.code is None else outcome.code}",
+            f"Vibegit-Hook-For: {event.name} {written.commit}",
+        ))
+        store.transact(h.repo, h.settings, h.config, env, lambda s, ev=failed: (lifecycle.touch(s, env), ev))
+        warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")
