@@ -231,6 +231,14 @@ def learn() -> int:
     return run()
 
 
+@app.command("agent-instructions")
+def agent_instructions(lang: str = Lang) -> int:
+    """Print a short protocol for AGENTS.md / CLAUDE.md: which command at which moment."""
+    from vibegit import agents
+
+    return agents.cmd_instructions(_lang(lang))
+
+
 @app.command()
 def demo() -> int:
     """Play a workflow, a lost session and the recovery in temporary repositories."""
