@@ -372,3 +372,31 @@ def test_agent_instructions(vg: VG) -> None:
     zh = vg("agent-instructions", "--lang", "zh")
     assert zh.code == 0 and "工作流状态" in zh.out and "寸止" in zh.out
     assert vg("agent-instructions", "--lang", "fr").code == 2
+
+
+def test_cli_install_and_uninstall_agents(repo: Path, vg: VG) -> None:
+    hooks = repo / ".git" / "hooks"
+    before = sorted(p.name for p in hooks.iterdir())
+    result = vg("install", "--agent", "claude", "--agent", "gemini")
+    assert result.code == 0, result.err
+    assert "✔ Claude Code: SessionStart and Stop hooks in .claude/settings.json" in result.out
+    assert (repo / ".gemini" / "settings.json").is_file()
+    assert sorted(p.name for p in hooks.iterdir()) == before  # only --agent: the git hooks are left alone
+    assert vg("install", "--agent", "claude").out.startswith("Claude Code: already installed")
+    result = vg("uninstall", "--agent", "claude", "--agent", "gemini")
+    assert result.code == 0
+    assert not (repo / ".claude").exists() and not (repo / ".gemini").exists()
+
+
+def test_cli_bad_agent_input_writes_nothing(repo: Path, vg: VG) -> None:
+    hooks = repo / ".git" / "hooks"
+    before = sorted(p.name for p in hooks.iterdir())
+    result = vg("install", "--hook", "pre-commit", "--agent", "vscode")
+    assert result.code == 2 and "use one of claude, codex, cursor, gemini" in result.err
+    (repo / ".cursor").mkdir()
+    (repo / ".cursor" / "hooks.json").write_text('{"version": 1, "hooks": ')
+    result = vg("install", "--hook", "pre-commit", "--agent", "cursor")
+    assert result.code == 2 and ".cursor/hooks.json:1:" in result.err
+    assert sorted(p.name for p in hooks.iterdir()) == before  # the git hook was not installed either
+    result = vg("install", "--hook", "pre-commit", "--agent", "claude")
+    assert result.code == 0 and (hooks / "pre-commit").is_file() and (repo / ".claude" / "settings.json").is_file()

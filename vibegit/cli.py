@@ -282,21 +282,42 @@ HookNames = typer.Option(
 )
 
 
+AgentNames = typer.Option(
+    None, "--agent", metavar="NAME",
+    help="An agent's session hooks (repeatable): claude, codex, cursor, gemini. "
+    "With only --agent, the git hooks are left as they are.",
+)
+
+
 @app.command()
-def install(hook: Optional[list[str]] = HookNames) -> int:
+def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
     """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
 
     A hook vibegit did not write is never overwritten: it is kept as
     NAME.vibegit-chained and still runs. Running install again changes nothing.
+    --agent merges vibegit's session hooks into the agent's project settings
+    (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json,
+    .gemini/settings.json), keeping every other entry.
     """
+    if agent:
+        from vibegit import agents
+
+        return agents.cmd_install(hook, agent, installing=True)
     from vibegit import install as hooks
 
     return hooks.install(hook or None)
 
 
 @app.command()
-def uninstall(hook: Optional[list[str]] = HookNames) -> int:
-    """Remove vibegit's git hooks and put back the hooks they chained, as they were."""
+def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
+    """Remove vibegit's git hooks and put back the hooks they chained, as they were.
+
+    --agent removes only vibegit's entries from the agent's settings file (the
+    file comes back as it was when nothing else changed it)."""
+    if agent:
+        from vibegit import agents
+
+        return agents.cmd_install(hook, agent, installing=False)
     from vibegit import install as hooks
 
     return hooks.uninstall(hook or None)
