@@ -175,7 +175,9 @@ def merge(
     """The merged state and what was decided, in words."""
     ctx = Context(here, there, theirs.session.updated_at > ours.session.updated_at)
     if _identity(ours) != _identity(theirs):
-        side = _pick(base, ours, theirs, _identity, ctx)
+        # The side that started the newer workflow (a side with none loses).
+        started = Context(here, there, (theirs.workflow.started_at or "") > (ours.workflow.started_at or ""))
+        side = _pick(base, ours, theirs, _identity, started)
         name = ctx.here if side is ours else ctx.there
         other = theirs if side is ours else ours
         ctx.decisions.append(

@@ -83,7 +83,7 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
     ref = remote_ref(repo, remote)
-    proc = git.run(["fetch", "-q", "--no-tags", "--no-write-fetch-head", remote, f"+{settings.state_ref}:{ref}"],
+    proc = git.run(["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
                    cwd=repo.toplevel, check=False, env=_git_env())
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
@@ -261,7 +261,7 @@ def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str
 # -- takeover ---------------------------------------------------------------------
 
 
-def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list[tuple[str, Lock]]:
+def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list[tuple[str, str, Lock]]:
     """Locks of remote copies of the state branch already fetched, newest first."""
     common = repo.common_dir
     packed = common / "packed-refs"
@@ -269,7 +269,7 @@ def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list
             or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
         return []
     raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/", REMOTE_NS)
-    found: list[tuple[str, Lock]] = []
+    found: list[tuple[str, str, Lock]] = []
     seen: set[str] = set()
     tips = [line.split(" ", 1) for line in raw.splitlines()]
     wanted = [(oid, ref) for oid, ref in tips
@@ -285,10 +285,10 @@ def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list
             if blob is None or blob[0] != "blob":
                 continue
             try:
-                found.append((ref, parse_lock(blob[2], f"{ref}:workflow.lock")))
+                found.append((ref, oid, parse_lock(blob[2], f"{ref}:workflow.lock")))
             except BadInput:
                 continue
-    return sorted(found, key=lambda x: x[1].locked_at, reverse=True)
+    return sorted(found, key=lambda x: x[2].locked_at, reverse=True)
 
 
 def guard(repo: git.Repo, settings: Settings, e: Env, transition: Callable[[State], tuple[State, Event]]
@@ -307,9 +307,13 @@ def guard(repo: git.Repo, settings: Settings, e: Env, transition: Callable[[Stat
             return (f"workflow {name!r} was taken over on {lock.host}:{lock.worktree} at {lock.locked_at}; "
                     "this event was not recorded. 'vibegit resume' takes it back here "
                     "(after 'vibegit sync', so nothing done there is lost)")
-        for ref, other in remote_locks:
-            if other.locked and other.host and other.host != e.host and other.workflow == name and (
-                lock is None or other.locked_at > lock.locked_at
+        for ref, tip, other in remote_locks:
+            if not (other.locked and other.host and other.host != e.host and other.workflow == name):
+                continue
+            # Taken over when that copy already holds everything here, or, when both
+            # moved, when its lock is the newer one.
+            if (local is None or _is_ancestor(repo, local, tip)) or (
+                not _is_ancestor(repo, tip, local) and (lock is None or other.locked_at > lock.locked_at)
             ):
                 return (f"workflow {name!r} was taken over on {other.host}:{other.worktree} at {other.locked_at} "
                         f"(seen on {ref}); this event was not recorded. 'vibegit sync' brings that state "

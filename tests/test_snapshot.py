@@ -1,0 +1,114 @@
+"""Checkpoint snapshots of uncommitted work and anchors that survive edits."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import MIRROR, VG, git, user_view
+from vibegit import anchors, git as vgit, snapshot
+
+
+def snap_entry(repo: Path) -> str:
+    return git(repo, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state:snapshot", check=False)
+
+
+def test_checkpoint_snapshots_staged_unstaged_and_untracked_but_not_ignored(dirty_repo: Path, vg: VG) -> None:
+    (dirty_repo / ".gitignore").write_text("*.log\n")
+    (dirty_repo / "debug.log").write_text("ignored\n")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    git(dirty_repo, "stash", "list")
+    before = user_view(dirty_repo)
+    stash_before = git(dirty_repo, "stash", "list")
+    index_stat = (dirty_repo / ".git" / "index").stat().st_mtime_ns
+    assert vg("checkpoint", "--file", "src/app.py", "--line", "2").code == 0
+    assert user_view(dirty_repo) == before
+    assert git(dirty_repo, "stash", "list") == stash_before
+    assert (dirty_repo / ".git" / "index").stat().st_mtime_ns == index_stat
+    assert not list((dirty_repo / ".git").glob("vibegit-index-*"))
+
+    tree = snap_entry(dirty_repo)
+    state = json.loads(vg("status", "--json").out)
+    assert state["checkpoint"]["snapshot"] == tree
+    files = git(dirty_repo, "ls-tree", "-r", "--name-only", tree).splitlines()
+    assert {"staged.txt", "notes.txt", "src/app.py", ".gitignore", "README.md"} <= set(files)
+    assert "debug.log" not in files
+    assert not any(f.startswith(MIRROR) for f in files)  # the mirror is in info/exclude
+    assert git(dirty_repo, "show", f"{tree}:src/app.py") == (dirty_repo / "src" / "app.py").read_text().rstrip("\n")
+    assert "matches the working tree" in vg("status").out
+
+
+def test_a_clean_tree_records_no_snapshot_and_no_snapshot_skips_it(repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("checkpoint").code == 0
+    assert json.loads(vg("status", "--json").out)["checkpoint"]["snapshot"] is None
+    assert snap_entry(repo) == ""
+    (repo / "new.txt").write_text("x\n")
+    assert vg("checkpoint").code == 0
+    assert snap_entry(repo)
+    assert vg("task", "add", "T-1", "kept across events").code == 0
+    assert snap_entry(repo)  # later events keep the tree
+    assert vg("checkpoint", "--no-snapshot").code == 0
+    assert json.loads(vg("status", "--json").out)["checkpoint"]["snapshot"] is None
+    assert snap_entry(repo) == ""
+
+
+def test_pause_records_a_snapshot_and_status_says_when_it_differs(dirty_repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    result = vg("pause")
+    assert result.code == 0 and "matches the working tree" in result.out
+    assert snap_entry(dirty_repo)
+    (dirty_repo / "notes.txt").write_text("changed after the pause\n")
+    assert "differs from the working tree" in vg("status").out
+    assert vg("pause", "--no-snapshot").code == 1  # already paused: refused as before
+
+
+def test_snapshot_of_a_repository_without_commits(tmp_path: Path, vg: VG) -> None:
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    git(fresh, "init", "-q", "-b", "main")
+    (fresh / "a.txt").write_text("a\n")
+    assert vg("start", "vibe-code", "--goal", "g", cwd=fresh).code == 0
+    assert vg("checkpoint", cwd=fresh).code == 0
+    assert git(fresh, "ls-tree", "--name-only", "refs/heads/vibegit/state:snapshot") == "a.txt"
+    assert git(fresh, "status", "--porcelain") == "?? a.txt"
+
+
+def test_restore_plan_never_loses_a_local_change(dirty_repo: Path) -> None:
+    repo = vgit.find_repo(dirty_repo)
+    snap = snapshot.take(repo)
+    assert snap
+    base = snapshot.head_tree(repo)
+    git(dirty_repo, "stash", "-u", "-q")  # back to HEAD: everything would be written
+    plan = snapshot.plan(repo, snap, base)
+    assert sorted(plan.write) == ["notes.txt", "src/app.py", "staged.txt"] and not plan.local
+    (dirty_repo / "src" / "app.py").write_text("different\n")
+    (dirty_repo / "notes.txt").write_text("untracked\n")  # same as the snapshot: fine
+    plan = snapshot.plan(repo, snap, base)
+    assert plan.local == ["src/app.py"] and plan.write == ["staged.txt"] and plan.in_sync == 1
+    snapshot.apply(repo, snap, plan.write, plan.delete)
+    assert (dirty_repo / "staged.txt").read_text() == "staged\n"
+    assert (dirty_repo / "src" / "app.py").read_text() == "different\n"
+
+
+def test_relocate_finds_the_line_nearest_where_it_was() -> None:
+    lines = ["a", "def login():", "x", "y", "def login():"]
+    assert anchors.relocate(lines, 2, "def login():") == anchors.Where("same", 2)
+    assert anchors.relocate(["new"] * 3 + lines, 2, "def login():") == anchors.Where("moved", 5)
+    assert anchors.relocate(lines, 4, "def login():") == anchors.Where("moved", 5)
+    assert anchors.relocate(["def login(user):"], 1, "def login():") == anchors.Where("similar", 1)
+    assert anchors.relocate(["other"], 1, "def login():").state == "gone"
+    assert anchors.relocate(lines, 3, None).state == "unknown"
+
+
+def test_report_says_where_the_line_is_now_or_that_it_is_gone(repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("checkpoint", "--file", "src/app.py", "--line", "5", "--action", "logout").code == 0
+    app = repo / "src" / "app.py"
+    app.write_text("import os\n\n" + app.read_text())
+    out = vg("status").out
+    assert "`src/app.py:5` · the line is now at 7" in out
+    app.write_text("nothing left\n")
+    assert "the line is gone from the file" in vg("status").out
+    assert "该行已不在文件中" in vg("status", "--lang", "zh").out
+    app.unlink()
+    assert "the file is gone" in vg("status").out

@@ -1,0 +1,172 @@
+"""vibegit sync: fetch, fast-forward or merge (both histories kept), push."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.across import Machines, clone, remote_with_laptop, subjects
+from tests.conftest import MIRROR, VG, git, user_view
+from vibegit import merge
+from vibegit.model import Context, Lock, Mode, ModeType, Session, State, Status, Task, TaskStatus, Workflow
+
+
+@pytest.fixture
+def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
+    return Machines(vg, monkeypatch)
+
+
+def two_machines(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "Implement user auth")
+    m.ok("laptop", laptop, "task", "add", "T-001", "Data model")
+    m.ok("laptop", laptop, "pause")
+    first = m.ok("laptop", laptop, "sync")
+    assert "Pushed vibegit/state to origin" in first.out
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("desktop", desktop, "resume")
+    m.ok("desktop", desktop, "sync")
+    m.ok("laptop", laptop, "sync")  # fast-forward: the laptop knows the desktop has it
+    m.ok("laptop", laptop, "resume")
+    return remote, laptop, desktop
+
+
+def tasks(m: Machines, host: str, where: Path) -> dict[str, str]:
+    return {t["id"]: t["status"] for t in json.loads(m.ok(host, where, "task", "list", "--json").out)}
+
+
+def test_diverged_clones_sync_and_lose_no_event_and_no_task(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    # Offline on both: the desktop has not seen the laptop's resume.
+    m.ok("laptop", laptop, "task", "add", "T-002", "Login API")
+    m.ok("laptop", laptop, "task", "start", "T-001")
+    m.ok("laptop", laptop, "phase", "P", "--step", "3.1")
+    m.ok("desktop", desktop, "task", "add", "T-003", "Logout")
+    m.ok("desktop", desktop, "task", "done", "T-001")
+    m.ok("desktop", desktop, "context", "--next", "write the logout handler")
+    laptop_events = set(subjects(laptop))
+    desktop_events = set(subjects(desktop))
+
+    m.ok("desktop", desktop, "sync")  # the desktop pushes first; the laptop has to merge
+    result = m.ok("laptop", laptop, "sync")
+    assert "Merged" in result.out and "both histories are kept" in result.out
+    assert "task T-001: done from origin (furthest along)" in result.out
+    assert "tasks: united; from origin: T-003" in result.out
+    m.ok("desktop", desktop, "sync")  # fast-forward to the merge
+    for where in (laptop, desktop):
+        log = {line for line in subjects(where)}
+        assert laptop_events | desktop_events <= log
+        out = m.vg("log", "-n", "100", cwd=where).out
+        for line in laptop_events | desktop_events:
+            assert line.split(" ", 1)[0][:10] in out
+    assert git(laptop, "rev-parse", "vibegit/state") == git(desktop, "rev-parse", "vibegit/state")
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+    merged = git(laptop, "rev-list", "--parents", "-n1", "vibegit/state").split()
+    assert len(merged) == 3  # a merge commit with both histories
+    assert "Vibegit-Decision:" in git(laptop, "log", "-1", "--format=%B", "vibegit/state")
+    for host, where in (("laptop", laptop), ("desktop", desktop)):
+        assert tasks(m, host, where) == {"T-001": "done", "T-002": "todo", "T-003": "todo"}
+    status = json.loads(m.ok("desktop", desktop, "status", "--json").out)
+    assert status["mode"]["phase"] == "P" and status["context"]["next_action"] == "write the logout handler"
+    assert (laptop / MIRROR / "kanban.md").read_text() == git(laptop, "show", "vibegit/state:kanban.md") + "\n"
+    # Orphan still: no user commit in the state history.
+    assert git(laptop, "rev-list", "vibegit/state", "--not", "main") == git(laptop, "rev-list", "vibegit/state")
+
+
+def test_notes_are_merged_as_text_and_conflicts_are_kept(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "sync")
+    notes = lambda where: where / MIRROR / "active_context.md"  # noqa: E731
+    for where, host, line in ((laptop, "laptop", "- laptop note"), (desktop, "desktop", "- desktop note")):
+        text = notes(where).read_text().replace("## Notes\n", f"## Notes\nshared first line\n{line}\n")
+        notes(where).write_text(text)
+    m.ok("laptop", laptop, "context", "--last", "notes on the laptop")
+    m.ok("desktop", desktop, "context", "--last", "notes on the desktop")
+    m.ok("desktop", desktop, "sync")
+    result = m.ok("laptop", laptop, "sync")
+    assert "conflict markers left in active_context.md" in result.out
+    text = git(laptop, "show", "vibegit/state:active_context.md")
+    assert "<<<<<<< here" in text and "- laptop note" in text and "- desktop note" in text
+
+
+def test_sync_fast_forwards_and_leaves_the_user_alone(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("laptop", laptop, "task", "add", "T-009", "from the laptop")
+    m.ok("laptop", laptop, "sync")
+    (desktop / "wip.txt").write_text("uncommitted\n")
+    before = user_view(desktop)
+    refs_before = git(desktop, "for-each-ref", "refs/remotes")
+    result = m.ok("desktop", desktop, "sync")
+    assert "Fast-forwarded vibegit/state by" in result.out
+    assert user_view(desktop) == before
+    assert git(desktop, "for-each-ref", "refs/remotes") == refs_before  # only refs/vibegit/remote/origin moved
+    assert "T-009" in (desktop / MIRROR / "kanban.md").read_text()
+    assert "up to date" in m.ok("desktop", desktop, "sync").out
+
+
+def test_sync_with_another_remote_name_and_no_remote_state(tmp_path: Path, m: Machines, vg: VG) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    backup = tmp_path / "backup.git"
+    git(tmp_path, "init", "-q", "--bare", str(backup))
+    git(laptop, "remote", "add", "backup", str(backup))
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    result = m.ok("laptop", laptop, "sync", "--remote", "backup")
+    assert "backup has no vibegit/state yet" in result.out and "Pushed vibegit/state to backup" in result.out
+    assert git(backup, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+    assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+    bad = m("laptop", laptop, "sync", "--remote", "nowhere")
+    assert bad.code == 2 and "no such remote" in bad.err and bad.err.count("\n") == 1
+
+
+def test_sync_joins_two_histories_that_started_apart(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "laptop's")
+    m.ok("laptop", laptop, "sync")
+    m.ok("desktop", desktop, "init")
+    m.ok("desktop", desktop, "memory", "add", "forbidden_action", "never force-push main")
+    result = m.ok("desktop", desktop, "sync")
+    assert "share no event" in result.out
+    status = json.loads(m.ok("desktop", desktop, "status", "--json").out)
+    assert status["mode"]["workflow_name"] == "vibe-code"
+    memory = json.loads(m.ok("desktop", desktop, "memory", "list", "--json").out)
+    assert [e["text"] for e in memory] == ["never force-push main"]
+
+
+def state(updated: str, tasks: tuple[Task, ...] = (), phase_step: str = "1", status: Status = Status.RUNNING,
+          host: str = "a", questions: tuple[str, ...] = ()) -> State:
+    lock = Lock(True, "w", updated, "", (), host=host, worktree="/w") if status is Status.RUNNING else None
+    return State(session=Session("s", "t0", updated), mode=Mode(ModeType.WORKFLOW, "w", None, phase_step),
+                 workflow=Workflow(status, "t0"), context=Context(goal="g", pending_questions=questions),
+                 lock=lock, tasks=tasks)
+
+
+def text_merge(base: str, ours: str, theirs: str) -> tuple[str, bool]:
+    return (theirs if ours == base else ours), False
+
+
+def test_merge_rules_field_by_field() -> None:
+    t1, t2 = Task("T-1", "one"), Task("T-2", "two")
+    base = state("t1", (t1,), questions=("q1",))
+    ours = state("t3", (t1, t2), phase_step="2", questions=("q1", "q2"))
+    theirs = state("t2", (Task("T-1", "one", TaskStatus.DOING),), phase_step="3", questions=())
+    merged, decisions = merge.merge(base, ours, theirs, here="here", there="origin", now="t9", merge_text=text_merge)
+    assert merged.mode.step == "2"  # both changed: ours is newer
+    assert any("mode.step: '2' from here (newer)" in d for d in decisions)
+    assert [(t.id, t.status) for t in merged.tasks] == [("T-1", TaskStatus.DOING), ("T-2", TaskStatus.TODO)]
+    assert merged.context.pending_questions == ("q2",)  # q1 answered there, q2 asked here
+    assert merged.session.updated_at == "t9"
+
+
+def test_merge_keeps_run_state_whole_and_follows_a_new_workflow() -> None:
+    base = state("t1")
+    ours = state("t2", status=Status.COMPLETED)
+    theirs = state("t3", host="b")
+    theirs = State(**{**theirs.__dict__, "context": Context(goal="changed there")})
+    merged, decisions = merge.merge(base, ours, theirs, here="here", there="origin", now="t9", merge_text=text_merge)
+    assert merged.workflow.status is Status.RUNNING and merged.lock is not None and merged.lock.host == "b"
+    assert merged.context.goal == "changed there"
+    other = State(**{**state("t4").__dict__, "workflow": Workflow(Status.RUNNING, "t4")})
+    merged, decisions = merge.merge(base, ours, other, here="here", there="origin", now="t9", merge_text=text_merge)
+    assert merged.workflow.started_at == "t4" and "stays in the history" in decisions[0]
