@@ -180,9 +180,9 @@ def merge(
         side = _pick(base, ours, theirs, _identity, started)
         name = ctx.here if side is ours else ctx.there
         other = theirs if side is ours else ours
+        kept = f"; {other.mode.workflow_name!r} stays in the history" if other.mode.workflow_name else ""
         ctx.decisions.append(
-            f"workflow: {side.mode.workflow_name!r} (started {side.workflow.started_at}) from {name} wins; "
-            f"{other.mode.workflow_name!r} stays in the history"
+            f"workflow: {side.mode.workflow_name!r} (started {side.workflow.started_at}) from {name}{kept}"
         )
         b_memory = base.memory if base is not None and hasattr(base, "memory") else _MISSING
         merged = side
