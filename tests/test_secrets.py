@@ -38,6 +38,7 @@ def test_scan_finds_credentials(text: str, kind: str) -> None:
 @pytest.mark.parametrize("text", [
     "password: changeme\n", "API_KEY=${API_KEY}\n", "monkey = bananarama12\n", "key = value\n",
     "https://example.com/user@host\n", "SECRET_KEY = os.environ['SECRET_KEY']\n", "token = aaaaaaaaaaaaaaaa\n",
+    "    token = issue_token(user)  # WIP\n", "API_KEY = settings.api_key\n", "x_token = session_token\n",
 ])
 def test_scan_leaves_ordinary_text(text: str) -> None:
     assert scan_text(text) == []

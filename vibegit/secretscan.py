@@ -55,6 +55,19 @@ def entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
+
+
+def _not_a_literal(value: str, text: str, end: int) -> bool:
+    """Words, repeated characters and code (a call, an attribute, a variable
+    name) assigned to a key-like name are not credentials."""
+    if entropy(value) < 3.0 or value.isalpha():
+        return True
+    if text[end : end + 1] in ("(", ".", "["):
+        return True
+    return bool(_IDENTIFIER.match(value)) and not any(c.isdigit() for c in value)
+
+
 class Hit(NamedTuple):
     line: int
     kind: str
@@ -70,8 +83,8 @@ def scan_text(text: str) -> list[Hit]:
             value = match.group(rule.group)
             if rule.group and (_PLACEHOLDER.search(value.strip()) or not value.strip()):
                 continue
-            if rule.kind.startswith("secret assigned") and (entropy(value) < 3.0 or value.isalpha()):
-                continue  # words and repeated characters are not credentials
+            if rule.kind.startswith("secret assigned") and _not_a_literal(value, text, end):
+                continue
             if any(h.start <= start < h.end for h in hits):
                 continue
             hits.append(Hit(text.count("\n", 0, match.start()) + 1, rule.kind, start, end))
