@@ -96,7 +96,10 @@ def run() -> int:
         p.run(desktop, "git", "diff", "--stat", host="desktop")
         p.run(desktop, "vibegit", "log", "-n", "4", host="desktop")
 
+        p.run(desktop, "vibegit", "sync", host="desktop")
+
         p.title("5. Back on the laptop, vibegit knows the workflow moved")
-        p.run(laptop, "vibegit", "task", "done", "T-002", ok=(0, 1))
+        p.run(laptop, "git", "fetch", "-q", "origin")
+        p.run(laptop, "vibegit", "task", "done", "T-002", ok=(1,))
         print("\nDone. Try it in your own repository: vibegit start NAME --goal TEXT")
     return 0
