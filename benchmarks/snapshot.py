@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.common import Row, paired, ratio_row, run_cmd, table  # noqa: E402
 from vibegit import git, snapshot  # noqa: E402
 
 BUDGET = 1.5
@@ -53,14 +52,23 @@ def build(root: Path, files: int, dirty: int) -> Path:
     return repo
 
 
-def median_ms(fn, runs: int) -> float:
-    fn()  # warm the caches
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def measure(quick: bool = False, files: int | None = None, dirty: int | None = None,
+            runs: int | None = None) -> list[Row]:
+    files = files or (1000 if quick else 5000)
+    dirty = dirty or (50 if quick else 200)
+    runs = runs or (7 if quick else 15)
+    saved = {name: os.environ.pop(name) for name in [n for n in os.environ if n.startswith("GIT_")]}
+    try:
+        with tempfile.TemporaryDirectory(prefix="vibegit-bench-snapshot-") as tmp:
+            repo_path = build(Path(tmp), files, dirty)
+            repo = git.find_repo(repo_path)
+            assert snapshot.take(repo) is not None
+            stash = run_cmd(repo_path, dict(os.environ), "git", "stash", "create")
+            snap, base = paired(lambda: snapshot.take(repo), stash, runs)
+    finally:
+        os.environ.update(saved)
+    return [ratio_row(f"checkpoint snapshot ({files:,} files, {dirty} dirty)", snap, "git stash create", base,
+                      BUDGET)]
 
 
 def main() -> int:
@@ -69,23 +77,11 @@ def main() -> int:
     parser.add_argument("--dirty", type=int, default=200)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    for name in [n for n in os.environ if n.startswith("GIT_")]:
-        del os.environ[name]
-    with tempfile.TemporaryDirectory() as tmp:
-        repo_path = build(Path(tmp), args.files, args.dirty)
-        repo = git.find_repo(repo_path)
-        stash = median_ms(lambda: subprocess.run(["git", "stash", "create"], cwd=repo_path, check=True,
-                                                 capture_output=True), args.runs)
-        snap = median_ms(lambda: snapshot.take(repo), args.runs)
-        assert snapshot.take(repo) is not None
-    ratio = snap / stash
-    verdict = "PASS" if ratio <= BUDGET else "FAIL"
+    rows = measure(False, args.files, args.dirty, args.runs)
     print(f"repository: {args.files} files, {args.dirty} modified ({args.dirty // 3} staged), "
-          f"{max(1, args.dirty // 10)} untracked; median of {args.runs} runs")
-    print(f"git stash create      {stash:8.1f} ms")
-    print(f"vibegit snapshot.take {snap:8.1f} ms")
-    print(f"ratio {ratio:.2f} (budget {BUDGET}) {verdict}")
-    return 0 if verdict == "PASS" else 1
+          f"{max(1, args.dirty // 10)} untracked; medians of {args.runs} interleaved runs")
+    print(table(rows))
+    return 0 if all(r.passed for r in rows) else 1
 
 
 if __name__ == "__main__":

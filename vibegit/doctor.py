@@ -89,17 +89,28 @@ def mirror_problems(repo: git.Repo, settings: Settings) -> list[tuple[Path, str]
 
 
 def _candidates(repo: git.Repo, settings: Settings, tip: str | None) -> list[str]:
-    """Every state commit known here, newest first: the history, then the reflog."""
+    """Every state commit known here, newest first: the history, then the reflog.
+
+    Read with GitPython: doctor is rare and off the hot path, and GitPython
+    parses the reflog file for us."""
+    import git as gitpython  # GitPython, not vibegit.git
+    from git.refs.log import RefLog
+
+    found = gitpython.Repo(repo.toplevel)
     seen: dict[str, int] = {}
-    lines = []
     if tip:
-        lines += repo.out("log", f"-n{MAX_CANDIDATES}", "--format=%H %ct", tip, "--").splitlines()
-    reflog = repo.git("log", "-g", f"-n{MAX_CANDIDATES}", "--format=%H %ct", settings.state_ref, "--", check=False)
-    lines += reflog.stdout.decode().splitlines()
-    for line in lines:
-        oid, _, when = line.partition(" ")
-        if oid and oid not in seen:
-            seen[oid] = int(when or 0)
+        for commit in found.iter_commits(tip, max_count=MAX_CANDIDATES):
+            seen.setdefault(commit.hexsha, commit.committed_date)
+    reflog = repo.common_dir / "logs" / settings.state_ref
+    entries = RefLog.from_file(str(reflog))[-MAX_CANDIDATES:] if reflog.is_file() else []
+    for entry in reversed(entries):
+        oid = entry.newhexsha
+        if oid in seen or set(oid) == {"0"}:
+            continue
+        try:
+            seen[oid] = found.commit(oid).committed_date
+        except (ValueError, gitpython.BadName, gitpython.BadObject):
+            continue  # pruned since: nothing to go back to
     return sorted(seen, key=lambda c: -seen[c])
 
 

@@ -52,18 +52,22 @@ def _remotes(repo: git.Repo) -> list[str]:
 
 
 def default_remote(repo: git.Repo, given: str | None) -> str:
-    """``--remote``, else the current branch's upstream remote, else origin (or the only one)."""
-    remotes = _remotes(repo)
+    """``--remote``, else the current branch's upstream remote, else origin (or the only one).
+
+    GitPython reads remotes and upstreams here: sync talks to a remote
+    anyway, so its import cost does not matter on this path."""
+    import git as gitpython  # GitPython, not vibegit.git
+
+    found = gitpython.Repo(repo.toplevel)
+    remotes = [remote.name for remote in found.remotes]
     if given is not None:
         if given not in remotes:
             have = ", ".join(remotes) or "none"
             raise BadInput(f"--remote {given[:60]}: no such remote (configured: {have})")
         return given
-    branch = git.head_branch(repo)
-    if branch:
-        upstream = repo.git("config", f"branch.{branch}.remote", check=False).stdout.decode().strip()
-        if upstream in remotes:
-            return upstream
+    upstream = None if found.head.is_detached else found.active_branch.tracking_branch()
+    if upstream is not None and upstream.remote_name in remotes:
+        return upstream.remote_name
     if "origin" in remotes:
         return "origin"
     if len(remotes) == 1:
