@@ -22,13 +22,17 @@ from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_
 VIBEGIT = [PYTHON, "-m", "vibegit"]
 
 
-def tiny_repo(root: Path, env: dict[str, str], tasks: int) -> Path:
-    repo = root
+def base_repo(repo: Path, env: dict[str, str]) -> Path:
     repo.mkdir(parents=True)
     sh(repo, "git", "init", "-q", env=env)
     (repo / "README.md").write_text("# bench\n")
     sh(repo, "git", "add", "-A", env=env)
     sh(repo, "git", "commit", "-q", "-m", "base", env=env)
+    return repo
+
+
+def tiny_repo(root: Path, env: dict[str, str], tasks: int) -> Path:
+    repo = base_repo(root, env)
     started(repo, env, tasks)
     return repo
 
@@ -93,12 +97,7 @@ def big_repo(root: Path, env: dict[str, str], files: int, dirty: int, tasks: int
 
 def state_bytes_per_event(root: Path, env: dict[str, str], events: int) -> float:
     """Events of a realistic mix, then the packed size of the state branch."""
-    repo = root
-    repo.mkdir(parents=True)
-    sh(repo, "git", "init", "-q", env=env)
-    (repo / "a.txt").write_text("a\n")
-    sh(repo, "git", "add", "-A", env=env)
-    sh(repo, "git", "commit", "-q", "-m", "base", env=env)
+    repo = base_repo(root, env)
     code = (
         "from vibegit.main import main\n"
         "import sys, io, contextlib\n"

@@ -96,6 +96,13 @@ def record(
     return written
 
 
+def event(rule: Callable[..., tuple[State, Event]], *args: object) -> store.Written:
+    """Record ``rule(state, env, *args)`` on the newest state, with this moment's facts."""
+    h = here()
+    e = env(h)
+    return record(h, lambda s: rule(s, e, *args), e)
+
+
 def _print_report(state: State, lang: str, head: str | None, repo: git.Repo | None = None) -> None:
     """The report; with ``repo``, also where the anchor and snapshot stand now."""
     from vibegit import snapshot
@@ -120,9 +127,7 @@ def init() -> int:
 
 
 def start(workflow: str, goal: str) -> int:
-    h = here()
-    e = env(h)
-    written = record(h, lambda s: lifecycle.start(s, e, workflow, goal), e)
+    written = event(lifecycle.start, workflow, goal)
     say(f"Lock taken for {written.state.mode.workflow_name!r}; phase R1. Add tasks with 'vibegit task add ID TITLE'.")
     return OK
 
@@ -132,9 +137,7 @@ def phase(to: str, step: str | None) -> int:
         target = Phase(to.upper())
     except ValueError:
         raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
-    h = here()
-    e = env(h)
-    record(h, lambda s: lifecycle.phase(s, e, target, step), e)
+    event(lifecycle.phase, target, step)
     from vibegit.learn import after_phase
 
     after_phase()  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
@@ -142,23 +145,17 @@ def phase(to: str, step: str | None) -> int:
 
 
 def task_add(task_id: str, title: str) -> int:
-    h = here()
-    e = env(h)
-    record(h, lambda s: lifecycle.task_add(s, e, task_id, title), e)
+    event(lifecycle.task_add, task_id, title)
     return OK
 
 
 def task_start(task_id: str) -> int:
-    h = here()
-    e = env(h)
-    record(h, lambda s: lifecycle.task_start(s, e, task_id), e)
+    event(lifecycle.task_start, task_id)
     return OK
 
 
 def task_done(task_id: str) -> int:
-    h = here()
-    e = env(h)
-    written = record(h, lambda s: lifecycle.task_done(s, e, task_id), e)
+    written = event(lifecycle.task_done, task_id)
     st = written.state
     say(f"{st.completed_tasks}/{st.total_tasks} tasks done.")
     return OK
@@ -178,9 +175,7 @@ def task_list(as_json: bool) -> int:
 
 
 def context(last: str | None, next_: str | None, question: str | None, answer: int | None) -> int:
-    h = here()
-    e = env(h)
-    written = record(h, lambda s: lifecycle.context(s, e, last, next_, question, answer), e)
+    written = event(lifecycle.context, last, next_, question, answer)
     for i, q in enumerate(written.state.context.pending_questions, 1):
         say(f"  open question {i}: {q}")
     return OK
@@ -327,17 +322,13 @@ def abort(yes: bool) -> int:
 
 
 def unlock(reason: str | None) -> int:
-    h = here()
-    e = env(h)
-    record(h, lambda s: lifecycle.unlock(s, e, reason), e)
+    event(lifecycle.unlock, reason)
     say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
     return OK
 
 
 def fail(message: str) -> int:
-    h = here()
-    e = env(h)
-    record(h, lambda s: lifecycle.fail(s, e, message), e)
+    event(lifecycle.fail, message)
     return OK
 
 
