@@ -148,6 +148,18 @@ def test_checkout_and_switch_print_the_report_while_active(hooked: Path, vg: VG)
     assert "Workflow paused" in result.err and "vibegit resume" in result.err
 
 
+def test_the_report_language_is_a_setting(hooked: Path, vg: VG) -> None:
+    start_workflow(vg)
+    git(hooked, "config", "vibegit.lang", "zh")
+    result = run_git(hooked, "checkout", "-b", "feat")
+    assert "会话恢复" in result.err and "当前状态" in result.err and "断点位置" in result.err
+    assert "会话恢复" in vg("status").out
+    assert "Session recovery" in vg("status", "--lang", "en").out
+    git(hooked, "config", "vibegit.lang", "fr")
+    bad = vg("status")
+    assert bad.code == 2 and "vibegit.lang" in bad.err
+
+
 # -- pre-push: the state branch travels ----------------------------------------------
 
 

@@ -431,8 +431,7 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
 def _report(h: Any, loaded: Any) -> str:
     from vibegit import commands, report
 
-    lang = h.config.get("vibegit.lang", "en").strip().lower()
-    return report.render(loaded.state, lang if lang in report.LANGS else "en", commands.head_commit(h.repo))
+    return report.render(loaded.state, h.settings.lang, commands.head_commit(h.repo))
 
 
 def session_start(argv: list[str]) -> int:

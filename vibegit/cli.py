@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from vibegit import __version__, commands
+from vibegit.config import LANGS
 
 HELP = """Keep an AI coding agent's workflow state in git.
 
@@ -30,12 +31,14 @@ app.add_typer(task_app, name="task")
 memory_app = typer.Typer(help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 
-Lang = typer.Option("en", "--lang", help="Report headings: en, or zh as in the skill document.")
+Lang = typer.Option(
+    None, "--lang", help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en)."
+)
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
 
 
-def _lang(lang: str) -> str:
-    if lang not in ("en", "zh"):
+def _lang(lang: Optional[str]) -> Optional[str]:
+    if lang is not None and lang not in LANGS:
         raise typer.BadParameter(f"{lang!r}: use en or zh", param_hint="--lang")
     return lang
 
@@ -125,7 +128,7 @@ def checkpoint(
 @app.command()
 def pause(
     action: Optional[str] = typer.Option(None, "--action", help="What you were in the middle of."),
-    lang: str = Lang,
+    lang: Optional[str] = Lang,
     no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
 ) -> int:
     """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
@@ -134,7 +137,7 @@ def pause(
 
 @app.command()
 def resume(
-    lang: str = Lang,
+    lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
     force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
     remote: Optional[str] = typer.Option(None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."),
@@ -151,7 +154,7 @@ def resume(
 
 
 @app.command()
-def status(as_json: bool = Json, lang: str = Lang) -> int:
+def status(as_json: bool = Json, lang: Optional[str] = Lang) -> int:
     """Print the recovery report, or the state as JSON. (/vibe-state)"""
     return commands.status(as_json, _lang(lang))
 
@@ -232,11 +235,11 @@ def learn() -> int:
 
 
 @app.command("agent-instructions")
-def agent_instructions(lang: str = Lang) -> int:
+def agent_instructions(lang: Optional[str] = Lang) -> int:
     """Print a short protocol for AGENTS.md / CLAUDE.md: which command at which moment."""
     from vibegit import agents
 
-    return agents.cmd_instructions(_lang(lang))
+    return agents.cmd_instructions(_lang(lang) or "en")
 
 
 @app.command()

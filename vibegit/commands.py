@@ -103,12 +103,13 @@ def event(rule: Callable[..., tuple[State, Event]], *args: object) -> store.Writ
     return record(h, lambda s: rule(s, e, *args), e)
 
 
-def _print_report(state: State, lang: str, head: str | None, repo: git.Repo | None = None) -> None:
-    """The report; with ``repo``, also where the anchor and snapshot stand now."""
+def _print_report(h: Here, state: State, lang: str | None, head: str | None) -> None:
+    """The report (in ``lang``, else the vibegit.lang setting), with where the
+    anchor and snapshot stand now."""
     from vibegit import snapshot
 
-    observed = snapshot.observe(repo, state) if repo is not None else None
-    say(report.render(state, lang, head, observed).rstrip("\n"))
+    observed = snapshot.observe(h.repo, state)
+    say(report.render(state, lang or h.settings.lang, head, observed).rstrip("\n"))
 
 
 # -- commands -----------------------------------------------------------------
@@ -232,7 +233,7 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
     return Checkpoint(file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
 
 
-def pause(action: str | None, lang: str, no_snapshot: bool = False) -> int:
+def pause(action: str | None, lang: str | None, no_snapshot: bool = False) -> int:
     from dataclasses import replace
 
     h = here()
@@ -242,11 +243,11 @@ def pause(action: str | None, lang: str, no_snapshot: bool = False) -> int:
     written = record(
         h, lambda s: lifecycle.pause(s, e, replace(_keep_position(s, point), snapshot=with_snapshot.snapshot)), e, trees
     )
-    _print_report(written.state, lang, e.head, h.repo)
+    _print_report(h, written.state, lang, e.head)
     return OK
 
 
-def resume(lang: str, checkout: bool = False, force: bool = False, remote: str | None = None) -> int:
+def resume(lang: str | None, checkout: bool = False, force: bool = False, remote: str | None = None) -> int:
     from vibegit import sync
 
     h = here()
@@ -256,17 +257,17 @@ def resume(lang: str, checkout: bool = False, force: bool = False, remote: str |
     lock = state.lock
     if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
         say("The workflow is already running here; nothing to resume.")
-        _print_report(state, lang, e.head, h.repo)
+        _print_report(h, state, lang, e.head)
         return OK
     lifecycle.resume(state, e)  # refuse before any file is touched
     sync.arrive(h.repo, h.settings, state, e, checkout=checkout, force=force, remote=remote, say=say)
     e = env(h)  # --checkout may have moved HEAD
     written = record(h, lambda s: lifecycle.resume(s, e), e)
-    _print_report(written.state, lang, e.head, h.repo)
+    _print_report(h, written.state, lang, e.head)
     return OK
 
 
-def status(as_json: bool, lang: str) -> int:
+def status(as_json: bool, lang: str | None) -> int:
     h = here()
     state = store.read_state(h.repo, h.settings).state
     if as_json:
@@ -277,7 +278,7 @@ def status(as_json: bool, lang: str) -> int:
         last = f" (last: {name!r}, {state.workflow.status.value})" if name else ""
         say(f"No workflow is active{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
         return OK
-    _print_report(state, lang, head_commit(h.repo), h.repo)
+    _print_report(h, state, lang, head_commit(h.repo))
     return OK
 
 

@@ -9,6 +9,7 @@ from vibegit.files import check_relative_path
 DEFAULT_STATE_BRANCH = "vibegit/state"
 DEFAULT_MIRROR = "project_document/.ai_state"
 BLOCK_POLICIES = ("always", "other-branches", "never")
+LANGS = ("en", "zh")  # the report's headings: English, or as in the skill document
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,7 @@ class Settings:
     state_branch: str = DEFAULT_STATE_BRANCH
     mirror_dir: str = DEFAULT_MIRROR
     block_commits: str = "always"
+    lang: str = "en"  # of reports that take no --lang: hooks, agents' session start
 
     @property
     def state_ref(self) -> str:
@@ -35,4 +37,7 @@ def settings(config: dict[str, str]) -> Settings:
     policy = config.get("vibegit.blockcommits", "always").strip().lower()
     if policy not in BLOCK_POLICIES:
         raise BadInput(f"git config vibegit.blockCommits: {policy!r:.40} is not one of: {', '.join(BLOCK_POLICIES)}")
-    return Settings(branch, mirror, policy)
+    lang = config.get("vibegit.lang", "en").strip().lower()
+    if lang not in LANGS:
+        raise BadInput(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}")
+    return Settings(branch, mirror, policy, lang)

@@ -91,7 +91,7 @@ def post_checkout(args: list[str]) -> int:
     repo, conf = _here()
     state = store.read_state(repo, conf).state
     if report.is_active(state):
-        print(report.render(state, "en", new_head or None, _observe(repo, state)).rstrip("\n"), flush=True)
+        print(report.render(state, conf.lang, new_head or None, _observe(repo, state)).rstrip("\n"), flush=True)
     return OK
 
 

@@ -98,7 +98,6 @@ TEXT = {
         MemoryCategory.PROJECT_KNOWLEDGE: "项目知识",
     },
 }
-LANGS = tuple(TEXT)
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
 
