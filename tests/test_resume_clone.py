@@ -177,3 +177,18 @@ def test_resume_here_after_pause_leaves_newer_edits_alone(dirty_repo: Path, vg: 
     assert (dirty_repo / "src" / "app.py").read_text() == "edited after the pause\n"
     assert "differs from the working tree" in vg("status").out
     assert (dirty_repo / MIRROR / "session.yaml").is_file()
+
+
+def test_resume_never_restores_hook_commands_from_the_state_branch(tmp_path: Path, m: Machines) -> None:
+    """A .vibegit/hooks.yaml inside a snapshot arrives from the state branch:
+    resume leaves it out (and so never runs it), and says where to see it."""
+    remote, laptop = laptop_mid_task(tmp_path, m, install=False)
+    (laptop / ".vibegit").mkdir()
+    (laptop / ".vibegit" / "hooks.yaml").write_text("onResume: touch PWNED\n")
+    m.ok("laptop", laptop, "checkpoint", "--action", "with a hooks file")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    result = m.ok("desktop", desktop, "resume")
+    assert "Not restored: .vibegit/hooks.yaml" in result.out
+    assert not (desktop / ".vibegit").exists() and not (desktop / "PWNED").exists()
+    assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]

@@ -21,10 +21,6 @@ from vibegit.model import Event, State, Status
 MAX_CANDIDATES = 5000
 
 
-def _oid(text: str | None) -> bool:
-    return bool(text) and len(text or "") in (40, 64) and all(c in "0123456789abcdef" for c in text or "")
-
-
 def lock_problems(state: State) -> list[str]:
     status, lock = state.workflow.status, state.lock
     name = state.mode.workflow_name
@@ -54,7 +50,7 @@ def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit
     k = state.checkpoint
     entry = next((e for e in tree if e.name == snapshot.ENTRY), None)
     if k is not None and k.snapshot:
-        found = cat.get(k.snapshot) if _oid(k.snapshot) else None
+        found = cat.get(k.snapshot) if git.is_oid(k.snapshot) else None
         if entry is None or entry.mode != "40000" or entry.oid != k.snapshot:
             problems.append(f"{where}session.yaml: checkpoint.snapshot {k.snapshot[:12]} is not the snapshot/ tree "
                             "of the commit")

@@ -13,6 +13,7 @@ from typing import Any, Callable, TypeVar
 import yaml
 
 from vibegit.errors import BadInput
+from vibegit.git import is_oid
 from vibegit.model import (
     Checkpoint,
     Context,
@@ -50,12 +51,17 @@ E = TypeVar("E")
 _BREAKS = set("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
+def bad_char(value: str, one_line: bool = True) -> str | None:
+    """The first control or line-breaking character of ``value``, if any."""
+    allowed = "\t" if one_line else "\t\n"
+    return next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
+
+
 def check_text(value: str, what: str, *, max_len: int = MAX_TEXT, one_line: bool = True) -> str:
     """A user-given string: bounded, printable, one line where it must be."""
     if len(value) > max_len:
         raise BadInput(f"{what}: too long ({len(value)} characters, at most {max_len})")
-    allowed = "\t" if one_line else "\t\n"
-    bad = next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
+    bad = bad_char(value, one_line)
     if bad is not None:
         kind = "must be one line" if bad in "\r\n" or bad in _BREAKS else "holds a control character"
         raise BadInput(f"{what}: {kind} ({bad!r})")
@@ -165,8 +171,11 @@ class YamlDoc:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise self.error(path, f"expected text, found {type(value).__name__}")
         value = str(value)
-        if len(value) > MAX_TEXT * 4 or "\0" in value:
-            raise self.error(path, "text too long or holds a NUL byte")
+        if len(value) > MAX_TEXT * 4:
+            raise self.error(path, f"text too long ({len(value)} characters)")
+        bad = bad_char(value)  # every text of the state files is one line: it reaches commit trailers
+        if bad is not None:
+            raise self.error(path, f"holds a control or line-break character ({bad!r})")
         return value
 
     def int_(self, sec: dict[str, Any], path: tuple[str, ...]) -> int | None:
@@ -197,6 +206,9 @@ class YamlDoc:
         value = sec.get(path[-1]) or []
         if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
             raise self.error(path, "expected a list of text")
+        for item in value:
+            if bad_char(str(item)) is not None or len(str(item)) > MAX_TEXT * 4:
+                raise self.error(path, "an item is too long or holds a control or line-break character")
         return tuple(str(v) for v in value)
 
 
@@ -259,6 +271,9 @@ def parse_session(data: bytes, name: str = SESSION) -> State:
         path = doc.str_(k, ("checkpoint", "file"))
         if path is not None:
             check_relative_path(path, f"{name}:{doc.line('checkpoint', 'file')}: checkpoint.file")
+        for key in ("commit", "snapshot"):
+            if k.get(key) is not None and not is_oid(k[key]):
+                raise doc.error(("checkpoint", key), f"{str(k[key])!r:.50} is not an object id")
         checkpoint = Checkpoint(
             commit=doc.str_(k, ("checkpoint", "commit")),
             branch=doc.str_(k, ("checkpoint", "branch")),
@@ -433,6 +448,8 @@ def parse_kanban(data: bytes, name: str = KANBAN) -> tuple[Task, ...]:
             raise BadInput(f"{name}:{number}: task {task_id} appears twice")
         if len(title) > MAX_TEXT:
             raise BadInput(f"{name}:{number}: task title too long")
+        if bad_char(title) is not None:
+            raise BadInput(f"{name}:{number}: task title holds a control character ({bad_char(title)!r})")
         seen.add(task_id)
         tasks.append(Task(task_id, title, column))
     return tuple(tasks)
@@ -596,7 +613,7 @@ def parse_memory(data: bytes, name: str = MEMORY) -> Memory:
         ))
     learned = doc.data.get("learned") or {}
     if not isinstance(learned, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", v)
+        isinstance(k, str) and is_oid(v)
         for k, v in learned.items()
     ):
         raise doc.error(("learned",), "expected a mapping of doc path to blob id")

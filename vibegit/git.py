@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -31,6 +32,15 @@ HOOK_GIT_VARS = (
 )
 FALLBACK_NAME = "vibegit"
 FALLBACK_EMAIL = "vibegit@localhost"
+
+
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def is_oid(text: object) -> bool:
+    """A full object id (sha1 or sha256), nothing else: ids read from state
+    files reach git command lines, where anything else could be an option."""
+    return isinstance(text, str) and _OID.fullmatch(text) is not None
 
 
 def run(

@@ -85,7 +85,7 @@ def head_tree(repo: git.Repo) -> str:
 
 def commit_tree(repo: git.Repo, commit: str | None) -> str | None:
     """The tree of ``commit``, None when it is not in this repository."""
-    if not commit or not all(c in "0123456789abcdef" for c in commit):
+    if not git.is_oid(commit):
         return None
     proc = repo.git("rev-parse", "-q", "--verify", f"{commit}^{{tree}}", check=False)
     return proc.stdout.decode().strip() or None
@@ -135,6 +135,12 @@ class Plan(NamedTuple):
     head_moved: list[str]  # HEAD's version differs from the checkpoint's; with --force the snapshot wins
     in_sync: int  # already as in the snapshot
     gone: frozenset[str]  # every path the snapshot deleted
+    withheld: list[str]  # commands vibegit would run (.vibegit/): never restored from the state branch
+
+
+# Project files whose content vibegit executes (lifecycle hooks): a snapshot
+# arrives from the state branch, and nothing from there is ever executed.
+WITHHELD = ".vibegit/"
 
 
 def plan(repo: git.Repo, snapshot: str, base: str | None) -> Plan:
@@ -150,8 +156,11 @@ def plan(repo: git.Repo, snapshot: str, base: str | None) -> Plan:
     wanted = diff(repo, base, snapshot)
     local = diff(repo, head, work)
     moved = diff(repo, base, head) if base != head else {}
-    out = Plan([], [], [], [], 0, frozenset(p for p, c in wanted.items() if c.new is None))
+    out = Plan([], [], [], [], 0, frozenset(p for p, c in wanted.items() if c.new is None), [])
     for path, change in sorted(wanted.items()):
+        if path.startswith(WITHHELD):
+            out.withheld.append(path)
+            continue
         target = change.new
         here_head = moved[path].new if path in moved else change.old
         here = local[path].new if path in local else here_head

@@ -160,7 +160,10 @@ def ensure_local_state(repo: git.Repo, settings: Settings, remote: str | None, s
 
 def _fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
     env = _git_env()
-    for args in (["fetch", "-q", "--no-tags", "--no-write-fetch-head", remote, commit], ["fetch", "-q", remote]):
+    if not git.is_oid(commit):
+        return False
+    for args in (["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--end-of-options", remote, commit],
+                 ["fetch", "-q", "--end-of-options", remote]):
         git.run(args, cwd=repo.toplevel, check=False, env=env)
         if snapshot.commit_tree(repo, commit):
             return True
@@ -247,6 +250,9 @@ def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str
             "differs from the checkpoint's commit; 'vibegit resume --checkout' goes to the checkpoint first, "
             "'--force' writes the snapshot's version (HEAD's stays in git) (nothing was changed)"
         )
+    if p.withheld:
+        say(f"Not restored: {', '.join(p.withheld)} (vibegit runs commands from there, and never runs what came "
+            f"from the state branch); review it with 'git show {snap[:10]}:{p.withheld[0]}' and copy it yourself.")
     writes, deletes = list(p.write), list(p.delete)
     if force and p.local:
         where = snapshot.save_local(repo, p.local, f"vibegit resume --force: local versions of {len(p.local)} file(s)")
@@ -396,7 +402,7 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
     entries = _merge_entries(b_tree, o_tree, t_tree, theirs_newer, remote, decisions)
     # The snapshot follows the checkpoint that won (it names its tree).
     snap = merged.checkpoint.snapshot if merged.checkpoint is not None else None
-    found = cat.get(snap) if snap and all(c in "0123456789abcdef" for c in snap) else None
+    found = cat.get(snap) if git.is_oid(snap) else None
     snap_tree = found[1] if found is not None and found[0] == "tree" else None
     from vibegit.files import render_all
 

@@ -119,6 +119,12 @@ CASES: dict[str, bytes | list[str]] = {
     "start-while-running.args.json": ["start", "other", "--goal", "x"],
     "start-spaces.args.json": ["start", "a b", "--goal", "x"],
     "answer-zero.args.json": ["context", "--answer", "0"],
+    # ids and text that would reach git's command line or commit trailers
+    "commit-is-an-option.session.yaml": session(**{"checkpoint: null": b"checkpoint: {commit: '--upload-pack=touch pwned; git-upload-pack', line: 1}"}),
+    "snapshot-is-a-refspec.session.yaml": session(**{"checkpoint: null": b"checkpoint: {snapshot: '+refs/heads/*:refs/heads/*'}"}),
+    "workflow-name-trailer.session.yaml": session(**{"workflow_name: vibe-code": b'workflow_name: "w\\nVibegit-Event: complete"'}),
+    "goal-escape.session.yaml": session(**{"goal: g": b'goal: "\\e[2J"'}),
+    "title-escape.kanban.md": b"# Kanban\n\n## Todo\n- [ ] T-1: \x1b[2Jclear\n",
 }
 
 
