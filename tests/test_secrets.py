@@ -2,6 +2,7 @@
 sync --redact replaces them in what was never pushed."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,21 @@ def test_a_private_key_in_an_event_text_is_refused_and_redacted(tmp_path: Path, 
     m.ok("laptop", laptop, "sync", "--redact")
     assert "PRIVATE KEY-----\n[REDACTED]" in git(remote, "show", "vibegit/state:active_context.md")
     assert "MIIEowIBAAKCAQEA" not in git(remote, "log", "-p", "vibegit/state")
+
+
+def test_credentials_stay_home_with_a_chained_pre_push_hook(tmp_path: Path, m: Machines) -> None:
+    """With a foreign pre-push hook chained (git-lfs, husky…), an explicit push
+    of a state branch holding a key is still refused."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    hook = laptop / ".git" / "hooks" / "pre-push"
+    hook.write_text("#!/bin/sh\ncat >/dev/null\nexit 0\n")
+    hook.chmod(0o755)
+    m.ok("laptop", laptop, "install")
+    (laptop / "dev.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    pushed = git(remote, "rev-parse", "vibegit/state")
+    proc = subprocess.run(["git", "push", "origin", "vibegit/state"], cwd=laptop, capture_output=True, text=True)
+    assert proc.returncode != 0 and "look like credentials" in proc.stderr
+    assert git(remote, "rev-parse", "vibegit/state") == pushed

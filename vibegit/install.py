@@ -132,7 +132,7 @@ fi
 input=$(cat; echo .)  # both read git's ref lines; the state goes only if the chained hook agrees
 input=${input%.}
 printf '%s' "$input" | "$chained" "$@" || exit $?
-printf '%s' "$input" | check "$@"
+printf '%s' "$input" | check "$@" || exit 1  # check runs in a subshell here: pass its refusal on
 exit 0
 """,
 }
