@@ -113,6 +113,16 @@ def test_block_policies(hooked: Path, vg: VG, policy: str, branch: str, blocked:
         assert "blocked" not in result.err
 
 
+@pytest.mark.parametrize(("key", "value"), [("vibegit.blockCommits", "sometimes"), ("vibegit.lang", "fr"),
+                                            ("vibegit.mirrorDir", "../outside")])
+def test_a_bad_setting_never_switches_the_lock_off(hooked: Path, vg: VG, key: str, value: str) -> None:
+    start_workflow(vg)
+    git(hooked, "config", key, value)
+    result = commit(hooked)
+    assert result.code == 1 and "commit blocked" in result.err
+    assert key in result.err and "using" in result.err
+
+
 def test_a_paused_workflow_does_not_block(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
     assert vg("pause").code == 0

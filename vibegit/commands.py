@@ -17,7 +17,8 @@ from typing import Callable
 from vibegit import git, lifecycle, report, store
 from vibegit.config import Settings, settings
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.files import check_relative_path, check_text
+from vibegit.files import check_text
+from vibegit.paths import check_relative_path
 from vibegit.lifecycle import Env
 from vibegit.model import ACTIVE, Checkpoint, Event, Phase, State, Status
 

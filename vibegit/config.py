@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from vibegit.errors import BadInput
-from vibegit.files import check_relative_path
+from vibegit.paths import check_relative_path
 
 DEFAULT_STATE_BRANCH = "vibegit/state"
 DEFAULT_MIRROR = "project_document/.ai_state"
@@ -24,20 +25,37 @@ class Settings:
         return f"refs/heads/{self.state_branch}"
 
 
-def settings(config: dict[str, str]) -> Settings:
+def settings(config: dict[str, str], fallback: Callable[[str], None] | None = None) -> Settings:
+    """The settings, each checked; a bad value is a clear error.
+
+    With ``fallback`` (the hook path, where a typo must not switch the lock
+    check off), a bad value is reported through it and the safe default used
+    instead: ``always`` for blockCommits. Only a bad stateBranch still stops,
+    since no branch could be read then."""
+
+    def bad(message: str, default: str) -> str:
+        if fallback is None:
+            raise BadInput(message)
+        fallback(f"{message}; using {default!r}")
+        return default
+
     branch = config.get("vibegit.statebranch", DEFAULT_STATE_BRANCH).strip()
     if branch.startswith("refs/heads/"):
         branch = branch[len("refs/heads/") :]
     if not branch or any(c in branch for c in " ~^:?*[\\\0\n") or ".." in branch or branch.endswith("/"):
         raise BadInput(f"git config vibegit.stateBranch: {branch!r:.60} is not a valid branch name")
     mirror = config.get("vibegit.mirrordir", DEFAULT_MIRROR).strip().rstrip("/")
-    check_relative_path(mirror, "git config vibegit.mirrorDir")
-    if mirror.split("/")[0] == ".git":
-        raise BadInput("git config vibegit.mirrorDir: must not be inside .git")
+    try:
+        check_relative_path(mirror, "git config vibegit.mirrorDir")
+        if mirror.split("/")[0] == ".git":
+            raise BadInput("git config vibegit.mirrorDir: must not be inside .git")
+    except BadInput as err:
+        mirror = bad(str(err), DEFAULT_MIRROR)
     policy = config.get("vibegit.blockcommits", "always").strip().lower()
     if policy not in BLOCK_POLICIES:
-        raise BadInput(f"git config vibegit.blockCommits: {policy!r:.40} is not one of: {', '.join(BLOCK_POLICIES)}")
+        policy = bad(f"git config vibegit.blockCommits: {policy!r:.40} is not one of: {', '.join(BLOCK_POLICIES)}",
+                     "always")
     lang = config.get("vibegit.lang", "en").strip().lower()
     if lang not in LANGS:
-        raise BadInput(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}")
+        lang = bad(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}", "en")
     return Settings(branch, mirror, policy, lang)

@@ -14,6 +14,7 @@ import yaml
 
 from vibegit.errors import BadInput
 from vibegit.git import is_oid
+from vibegit.paths import check_relative_path
 from vibegit.model import (
     Checkpoint,
     Context,
@@ -295,18 +296,6 @@ def parse_session(data: bytes, name: str = SESSION) -> State:
         checkpoint=checkpoint,
         extra=_extra(doc.data, _TOP_KEYS),
     )
-
-
-def check_relative_path(path: str, what: str) -> str:
-    """A checkpoint path: relative, inside the repository, plain text."""
-    parts = path.replace("\\", "/").split("/")
-    if not path or path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path) or ".." in parts:
-        raise BadInput(f"{what}: {path[:80]!r} must be a path relative to the repository, inside it")
-    if any(ch in path for ch in "\0\n\r"):
-        raise BadInput(f"{what}: path holds a control character")
-    if parts[0] == ".git":
-        raise BadInput(f"{what}: {path[:80]!r} is inside .git, not the working tree")
-    return path
 
 
 def session_dict(state: State) -> dict[str, Any]:

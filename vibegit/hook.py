@@ -31,8 +31,10 @@ Hook = Callable[[list[str]], int]
 
 
 def _here() -> tuple[git.Repo, Settings]:
+    """The repository and its settings; a bad setting is reported and its safe
+    default used, so a typo never switches the lock check off."""
     repo = git.find_repo()
-    return repo, settings(git.read_config(repo))
+    return repo, settings(git.read_config(repo), fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
 
 
 # -- pre-commit: the lock check -------------------------------------------------

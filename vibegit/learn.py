@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from vibegit import git, lifecycle, store
 from vibegit.errors import OK, VibegitError
-from vibegit.files import MAX_FILE_BYTES, check_relative_path
+from vibegit.files import MAX_FILE_BYTES
+from vibegit.paths import check_relative_path
 from vibegit.lifecycle import Env
 from vibegit.model import Event, MemoryCategory, MemoryEntry, State
 
