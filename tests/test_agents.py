@@ -400,3 +400,16 @@ def test_cli_bad_agent_input_writes_nothing(repo: Path, vg: VG) -> None:
     assert sorted(p.name for p in hooks.iterdir()) == before  # the git hook was not installed either
     result = vg("install", "--hook", "pre-commit", "--agent", "claude")
     assert result.code == 0 and (hooks / "pre-commit").is_file() and (repo / ".claude" / "settings.json").is_file()
+
+
+def test_stop_blocks_when_the_host_is_named_by_vibegit_host(
+    repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Containers name the machine with VIBEGIT_HOST: the lock recorded under
+    that name is this machine's, so Stop must still keep the agent going."""
+    monkeypatch.setenv("VIBEGIT_HOST", "container-7")
+    agents.install_agents(["claude"], lambda _: None)
+    running(vg)
+    command = installed_command(repo, "claude", "Stop")
+    blocked = run_installed(repo, command, claude_stop(repo))
+    assert json.loads(blocked.stdout)["decision"] == "block", blocked.stderr

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import sys
 import tempfile
 import time
@@ -490,12 +489,13 @@ def block_reason(state: Any) -> str:
 
 def must_continue(h: Any, state: Any) -> bool:
     """Stop blocks only a running workflow held here that is not waiting for the user."""
+    from vibegit import commands
     from vibegit.model import Status
 
     if state.workflow.status is not Status.RUNNING:
         return False
     lock = state.lock
-    if lock is not None and lock.host and (lock.host, lock.worktree) != (socket.gethostname(), str(h.repo.toplevel)):
+    if lock is not None and lock.host and (lock.host, lock.worktree) != (commands.this_host(), str(h.repo.toplevel)):
         return False  # the workflow runs elsewhere; this agent is not the one doing it
     return not state.context.pending_questions
 

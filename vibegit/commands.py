@@ -47,11 +47,16 @@ def head_commit(repo: git.Repo) -> str | None:
     return proc.stdout.decode().strip() or None
 
 
+def this_host() -> str:
+    """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
+    return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
+
+
 def env(h: Here) -> Env:
     stamp = now()
     return Env(
         now=stamp,
-        host=os.environ.get("VIBEGIT_HOST") or socket.gethostname(),  # tests and containers name the machine
+        host=this_host(),
         worktree=str(h.repo.toplevel),
         head=head_commit(h.repo),
         branch=git.head_branch(h.repo),
