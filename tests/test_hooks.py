@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, Result, git, init_repo, state_ref, vg_proc
+from tests.conftest import VG, Result, git, state_ref, vg_proc
+from vibegit import git as vgit
 from vibegit import hook, install
 
 UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "--no-verify")
@@ -349,7 +350,7 @@ def test_a_broken_state_lets_git_go_on_with_one_line(hooked: Path, vg: VG) -> No
 
 def test_hooks_started_by_vibegit_itself_do_nothing(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
-    result = commit(hooked, env={**os.environ, hook.IN_HOOK: "1"})
+    result = commit(hooked, env={**os.environ, vgit.IN_HOOK: "1"})
     assert result.code == 0 and result.err == ""
 
 

@@ -7,7 +7,6 @@ changed.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -111,14 +111,12 @@ def _candidates(repo: git.Repo, settings: Settings, tip: str | None) -> list[str
 
 
 def cmd_doctor(repair: bool) -> int:
-    from filelock import FileLock
-
     from vibegit import commands
 
     h = commands.here()
     repo, settings = h.repo, h.settings
     say = commands.say
-    with FileLock(store.lock_path(repo), timeout=store.LOCK_TIMEOUT), git.CatFile(repo) as cat:
+    with store.locked(repo), git.CatFile(repo) as cat:
         found = cat.get(settings.state_ref)
         tip = found[1] if found is not None and found[0] == "commit" else None
         problems: list[str] = []

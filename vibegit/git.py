@@ -30,6 +30,8 @@ HOOK_GIT_VARS = (
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
     "GIT_QUARANTINE_PATH",
 )
+IN_HOOK = "VIBEGIT_IN_HOOK"  # set while vibegit runs git: its own hooks stay quiet then
+REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branch
 FALLBACK_NAME = "vibegit"
 FALLBACK_EMAIL = "vibegit@localhost"
 
@@ -65,6 +67,14 @@ def run(
         detail = err[-1] if err else f"exit {proc.returncode}"
         raise GitError(f"git {' '.join(args[:3])} failed: {detail}")
     return proc
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without the variables git exports to hooks
+    (they would point git at another index or directory), plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in HOOK_GIT_VARS}
+    env.update(extra)
+    return env
 
 
 def out(args: list[str], *, cwd: Path | None = None) -> str:
@@ -271,3 +281,24 @@ def head_branch(repo: Repo) -> str | None:
     """The checked-out branch's short name, None when HEAD is detached."""
     proc = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
     return proc.stdout.decode().strip() or None
+
+
+class Pushed(NamedTuple):
+    ok: bool
+    flags: list[str]  # git push --porcelain flags: "=" up to date, "!" rejected
+    detail: str  # git's last line of error, when not ok
+
+
+def push_ref(repo: Repo, ref: str, remote: str) -> Pushed:
+    """Push ``ref`` to the same name on ``remote``, fast-forward only.
+
+    --no-verify: the user's pre-push hooks vetted their own push; running them
+    again for an orphan state ref would re-run test suites (the pre-commit
+    framework would run its pre-push hooks on all files) and re-enter ours."""
+    env = clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
+    proc = run(["push", "--porcelain", "--no-verify", remote, f"{ref}:{ref}"], cwd=repo.toplevel, check=False, env=env)
+    # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
+    flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
+    err = proc.stderr.decode(errors="replace").strip().splitlines()
+    return Pushed(proc.returncode == 0, flags, err[-1] if err else f"git push exit {proc.returncode}")
+

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from vibegit.model import State
     from vibegit.report import Observed
 
-IN_HOOK = "VIBEGIT_IN_HOOK"  # set while a hook runs: git commands vibegit starts don't re-enter it
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
 
 Hook = Callable[[list[str]], int]
@@ -126,23 +125,14 @@ def _pushed_refs(args: list[str]) -> tuple[str, set[str]]:
 
 def push_state(repo: git.Repo, state_branch: str, remote: str) -> str | None:
     """Push the state branch to ``remote``, fast-forward only; one line to show, or None."""
-    ref = f"refs/heads/{state_branch}"
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
-    # --no-verify: the user's pre-push hooks vetted their push; running them again
-    # for an orphan state ref would re-run test suites (the pre-commit framework
-    # would even run its pre-push hooks on all files) and re-enter this hook.
-    proc = git.run(["push", "--porcelain", "--no-verify", remote, f"{ref}:{ref}"],
-                   cwd=repo.toplevel, check=False, env=env)
-    # --porcelain: "<flag>\t<from>:<to>\t<summary>"; "=" up to date, "!" rejected
-    flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    if proc.returncode == 0:
-        return None if flags == ["="] else f"vibegit: pushed {state_branch} to {remote}"
-    if "!" in flags:
+    pushed = git.push_ref(repo, f"refs/heads/{state_branch}", remote)
+    if pushed.ok:
+        return None if pushed.flags == ["="] else f"vibegit: pushed {state_branch} to {remote}"
+    if "!" in pushed.flags:
         return (f"vibegit: {state_branch} was not pushed to {remote}: the remote's copy has moved on "
                 f"(not a fast-forward); run 'vibegit sync' to merge and push it. Your push goes on.")
-    err = proc.stderr.decode(errors="replace").strip().splitlines()
-    detail = err[-1] if err else f"git push exit {proc.returncode}"
-    return f"vibegit: {state_branch} was not pushed to {remote} ({detail}); 'vibegit sync' retries. Your push goes on."
+    return (f"vibegit: {state_branch} was not pushed to {remote} ({pushed.detail}); 'vibegit sync' retries. "
+            "Your push goes on.")
 
 
 def pre_push(args: list[str]) -> int:
@@ -260,11 +250,11 @@ def main(argv: list[str]) -> int:
     name, args = argv[0], argv[1:]
     hook = HOOKS[name]
     if name in GIT_HOOKS:
-        if os.environ.get(IN_HOOK):
+        if os.environ.get(git.IN_HOOK):
             return OK  # a git command started by vibegit itself (the state push)
         for var in git.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
             os.environ.pop(var, None)
-        os.environ[IN_HOOK] = "1"
+        os.environ[git.IN_HOOK] = "1"
     try:
         return hook(args)
     except VibegitError as err:

@@ -21,7 +21,6 @@ from vibegit.errors import GitError
 
 MAX_BLOB = 2 << 20  # larger blobs are data, not configuration
 REDACTED = "[REDACTED]"
-REMOTE_NS = "refs/vibegit/remote/"
 
 _KEY_NAME = r"[A-Za-z0-9_.-]*(?:[_.-](?:KEY|TOKEN|SECRET)|TOKEN|SECRET|PASSWORD|PASSWD|APIKEY|PRIVATE_KEY)"
 _PLACEHOLDER = re.compile(r"(?i)^(?:x+|\*+|\.+|changeme|change_me|example\w*|your\w*|redacted|none|null|true|false|"
@@ -116,7 +115,7 @@ def exclusions(settings: Settings) -> list[str]:
         "--branches",
         "--remotes",
         "--tags",
-        f"--glob={REMOTE_NS}*",
+        f"--glob={git.REMOTE_NS}*",
     ]
 
 

@@ -29,9 +29,7 @@ ENTRY = "snapshot"  # the tree entry of the state commit
 
 
 def _env(index: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in git.HOOK_GIT_VARS}
-    env["GIT_INDEX_FILE"] = str(index)
-    return env
+    return git.clean_env(GIT_INDEX_FILE=str(index))
 
 
 @contextmanager

@@ -6,8 +6,9 @@ writer won the race the event is re-applied to the newer state.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from vibegit import git, mirror
 from vibegit.config import Settings
@@ -110,13 +111,24 @@ def transact(
 ) -> Written:
     """Apply ``transition`` to the newest state and publish it as one commit
     (``trees``: subtrees to set or drop, as in ``build_tree``)."""
+    with locked(repo):
+        return _transact_locked(repo, settings, config, env, transition, trees)
+
+
+@contextmanager
+def locked(repo: git.Repo) -> Iterator[None]:
+    """The store's file lock, shared by all worktrees; every writer of the state branch holds it."""
     from filelock import FileLock, Timeout  # not on the read-only hook path
 
+    lock = FileLock(lock_path(repo), timeout=LOCK_TIMEOUT)
     try:
-        with FileLock(lock_path(repo), timeout=LOCK_TIMEOUT):
-            return _transact_locked(repo, settings, config, env, transition, trees)
+        lock.acquire()
     except Timeout:
         raise GitError(f"another vibegit process holds {lock_path(repo)} for over {LOCK_TIMEOUT:.0f}s") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _transact_locked(

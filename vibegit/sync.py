@@ -15,7 +15,6 @@
 """
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -27,8 +26,6 @@ from vibegit.files import STATE_FILES, parse_all, parse_lock
 from vibegit.lifecycle import Env
 from vibegit.model import Event, Lock, State, Status
 
-REMOTE_NS = "refs/vibegit/remote/"
-IN_HOOK = "VIBEGIT_IN_HOOK"  # hook.py's flag: git commands vibegit starts don't re-enter its hooks
 TRIES = 3
 Say = Callable[[str], None]
 # Events a machine may still record after its workflow was taken over elsewhere.
@@ -36,10 +33,7 @@ AFTER_TAKEOVER = frozenset({"resume", "abort", "unlock", "init", "merge", "repai
 
 
 def _git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in git.HOOK_GIT_VARS}
-    env[IN_HOOK] = "1"
-    env.setdefault("GIT_TERMINAL_PROMPT", "0")
-    return env
+    return git.clean_env(GIT_TERMINAL_PROMPT="0", **{git.IN_HOOK: "1"})
 
 
 def _rev(repo: git.Repo, rev: str) -> str | None:
@@ -78,7 +72,7 @@ def default_remote(repo: git.Repo, given: str | None) -> str:
 
 
 def remote_ref(repo: git.Repo, remote: str) -> str:
-    ref = f"{REMOTE_NS}{remote}"
+    ref = f"{git.REMOTE_NS}{remote}"
     if repo.git("check-ref-format", ref, check=False).returncode:
         raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
     return ref
@@ -278,12 +272,13 @@ def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list
     if not ((common / "refs" / "remotes").is_dir() or (common / "refs" / "vibegit").is_dir()
             or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
         return []
-    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/", REMOTE_NS)
+    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)",
+                   f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS)
     found: list[tuple[str, str, Lock]] = []
     seen: set[str] = set()
     tips = [line.split(" ", 1) for line in raw.splitlines()]
     wanted = [(oid, ref) for oid, ref in tips
-              if (ref.startswith(REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
+              if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
     if not wanted:
         return []
     with git.CatFile(repo) as cat:
@@ -397,7 +392,7 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
     merged, decisions = merge.merge(b_state, o_state, t_state, here="here", there=remote, now=e.now,
                                     merge_text=lambda b, o, t: merge_text(b, o, t, remote))
     if not base:
-        decisions.insert(0, f"the two histories share no event (both started on their own); joined here")
+        decisions.insert(0, "the two histories share no event (both started on their own); joined here")
     theirs_newer = t_state.session.updated_at > o_state.session.updated_at
     entries = _merge_entries(b_tree, o_tree, t_tree, theirs_newer, remote, decisions)
     # The snapshot follows the checkpoint that won (it names its tree).
@@ -417,9 +412,7 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
 def integrate(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, theirs: str | None,
               remote: str, say: Say) -> str | None:
     """Bring the fetched tip into the local branch (under the store's lock); the new local tip."""
-    from filelock import FileLock
-
-    with FileLock(store.lock_path(repo), timeout=store.LOCK_TIMEOUT), git.CatFile(repo) as cat:
+    with store.locked(repo), git.CatFile(repo) as cat:
         ours = _rev(repo, settings.state_ref)
         if theirs is None:
             say(f"{remote} has no {settings.state_branch} yet.")
@@ -456,11 +449,9 @@ def integrate(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env
 
 def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, say: Say) -> bool:
     """Rewrite the commits not pushed yet without credentials, plus a ``redact`` event."""
-    from filelock import FileLock
-
     from vibegit import secretscan
 
-    with FileLock(store.lock_path(repo), timeout=store.LOCK_TIMEOUT):
+    with store.locked(repo):
         tip = _rev(repo, settings.state_ref)
         findings = secretscan.scan(repo, settings, tip) if tip else []
         if not findings or tip is None:
@@ -489,18 +480,15 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
 def push(repo: git.Repo, settings: Settings, remote: str) -> bool:
     """Push fast-forward only; False when the remote moved on meanwhile."""
     ref = settings.state_ref
-    proc = git.run(["push", "--porcelain", "-q", remote, f"{ref}:{ref}"], cwd=repo.toplevel, check=False,
-                   env=_git_env())
-    flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    if proc.returncode == 0:
+    pushed = git.push_ref(repo, ref, remote)
+    if pushed.ok:
         tip = _rev(repo, ref)
         if tip:
             repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
         return True
-    if "!" in flags:
+    if "!" in pushed.flags:
         return False
-    err = proc.stderr.decode(errors="replace").strip().splitlines()
-    raise GitError(f"git push {remote} failed: {err[-1] if err else 'exit ' + str(proc.returncode)}")
+    raise GitError(f"git push {remote} failed: {pushed.detail}")
 
 
 def cmd_sync(remote: str | None, do_redact: bool) -> int:

@@ -177,8 +177,8 @@ def payload(state: State, event: str, summary: str, task: str | None, commit: st
 
 
 def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in git.HOOK_GIT_VARS}
     phase = data["previous_phase"] if hook == "onPhaseExit" else data["phase"]
+    env = git.clean_env()
     env.update({
         RUNNING: "1",
         "VIBEGIT_HOOK": hook,
