@@ -101,7 +101,7 @@ def _observe(repo: git.Repo, state: State) -> Observed | None:
     from vibegit import snapshot
 
     try:
-        return snapshot.observe(repo, state)
+        return snapshot.observe(repo, state, compare=False)  # no working-tree scan on every checkout
     except Exception:  # noqa: BLE001 - a report without the observation beats no report
         return None
 

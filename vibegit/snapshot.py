@@ -220,9 +220,10 @@ def apply(repo: git.Repo, snapshot: str, paths: list[str], deletes: list[str]) -
                 input="\0".join(paths).encode(errors="surrogateescape") + b"\0")
 
 
-def observe(repo: git.Repo, state: State) -> Observed | None:
-    """Where the checkpoint's line is now and whether its snapshot matches
-    the working tree, for the report; None without a checkpoint."""
+def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | None:
+    """Where the checkpoint's line is now and, with ``compare``, whether its
+    snapshot matches the working tree (that scans the working tree, so the
+    git hooks leave it out); None without a checkpoint."""
     from vibegit import anchors
     from vibegit.report import Observed
 
@@ -231,7 +232,7 @@ def observe(repo: git.Repo, state: State) -> Observed | None:
         return None
     where = anchors.locate(repo.toplevel, k.file, k.line, k.line_text)
     same = None
-    if k.snapshot:
+    if k.snapshot and compare:
         try:
             same = matches(repo, k.snapshot)
         except GitError:
