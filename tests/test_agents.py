@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -146,6 +146,14 @@ def run_installed(repo: Path, command: str, payload: dict[str, Any]) -> subproce
                           env=dict(os.environ), timeout=60)
 
 
+def agent_hooks(vg: VG, command: str, names: list[str], say: Callable[[str], object]) -> int:
+    """``vibegit install|uninstall --agent NAME…`` as a user runs it; its lines go to ``say``."""
+    result = vg(command, *[arg for name in names for arg in ("--agent", name)])
+    for line in (result.out + result.err).splitlines():
+        say(line)
+    return result.code
+
+
 def running(vg: VG) -> None:
     for args in (
         ("start", "vibe-code", "--goal", "Implement user auth"),
@@ -162,12 +170,12 @@ def running(vg: VG) -> None:
 # -- settings files -------------------------------------------------------------
 
 
-def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path) -> None:
+def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path, vg: VG) -> None:
     settings = repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(EXISTING_CLAUDE_SETTINGS)
     lines: list[str] = []
-    assert agents.install_agents(["claude"], lines.append) == 0
+    assert agent_hooks(vg, "install", ["claude"], lines.append) == 0
     data = json.loads(settings.read_text())
     assert data["permissions"] == json.loads(EXISTING_CLAUDE_SETTINGS)["permissions"]
     assert data["model"] == "opus"
@@ -182,24 +190,24 @@ def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path
 
     before = settings.read_bytes()
     lines.clear()
-    assert agents.install_agents(["claude"], lines.append) == 0  # recognised as ours: nothing doubled
+    assert agent_hooks(vg, "install", ["claude"], lines.append) == 0  # recognised as ours: nothing doubled
     assert settings.read_bytes() == before
     assert "already installed" in lines[0]
 
-    assert agents.uninstall_agents(["claude"], lines.append) == 0
+    assert agent_hooks(vg, "uninstall", ["claude"], lines.append) == 0
     assert settings.read_text() == EXISTING_CLAUDE_SETTINGS
 
 
-def test_uninstall_after_other_edits_removes_only_ours(repo: Path) -> None:
+def test_uninstall_after_other_edits_removes_only_ours(repo: Path, vg: VG) -> None:
     settings = repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(EXISTING_CLAUDE_SETTINGS)
-    agents.install_agents(["claude"], lambda _: None)
+    agent_hooks(vg, "install", ["claude"], lambda _: None)
     data = json.loads(settings.read_text())
     data["env"] = {"FOO": "1"}  # the user (or Claude Code) changed the file meanwhile
     data["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "say done"})
     settings.write_text(json.dumps(data, indent=2))
-    agents.uninstall_agents(["claude"], lambda _: None)
+    agent_hooks(vg, "uninstall", ["claude"], lambda _: None)
     after = json.loads(settings.read_text())
     expected = json.loads(EXISTING_CLAUDE_SETTINGS)
     expected["env"] = {"FOO": "1"}
@@ -207,9 +215,9 @@ def test_uninstall_after_other_edits_removes_only_ours(repo: Path) -> None:
     assert after == expected
 
 
-def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path) -> None:
+def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path, vg: VG) -> None:
     lines: list[str] = []
-    assert agents.install_agents(["claude", "codex", "cursor", "gemini"], lines.append) == 0
+    assert agent_hooks(vg, "install", ["claude", "codex", "cursor", "gemini"], lines.append) == 0
     claude = json.loads((repo / ".claude/settings.json").read_text())
     codex = json.loads((repo / ".codex/hooks.json").read_text())
     assert json.loads(json.dumps(codex).replace("--agent codex", "--agent claude")) == claude  # one shape
@@ -221,13 +229,13 @@ def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path) -> 
     assert handler["command"] == "vibegit hook session-start --agent gemini" and handler["timeout"] == 30000
     assert any("trust" in line for line in lines) and any("Enable Hooks" in line for line in lines)
 
-    assert agents.uninstall_agents(["claude", "codex", "cursor", "gemini"], lines.append) == 0
+    assert agent_hooks(vg, "uninstall", ["claude", "codex", "cursor", "gemini"], lines.append) == 0
     for d in (".claude", ".codex", ".cursor", ".gemini"):
         assert not (repo / d).exists()
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path) -> None:
+def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path, vg: VG) -> None:
     gemini = repo / ".gemini" / "settings.json"
     gemini.parent.mkdir()
     original = {"theme": "GitHub", "hooks": {"disabled": ["secret-scanner"], "BeforeTool": [
@@ -236,10 +244,10 @@ def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path) -> None:
     cursor = repo / ".cursor" / "hooks.json"
     cursor.parent.mkdir()
     cursor.write_text('{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}\n')
-    agents.install_agents(["gemini", "cursor"], lambda _: None)
+    agent_hooks(vg, "install", ["gemini", "cursor"], lambda _: None)
     assert json.loads(gemini.read_text())["hooks"]["disabled"] == ["secret-scanner"]
     assert json.loads(cursor.read_text())["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
-    agents.uninstall_agents(["gemini", "cursor"], lambda _: None)
+    agent_hooks(vg, "uninstall", ["gemini", "cursor"], lambda _: None)
     assert json.loads(gemini.read_text()) == original
     assert cursor.read_text() == '{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}\n'
 
@@ -247,15 +255,14 @@ def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path) -> None:
 def test_bad_settings_file_writes_nothing(repo: Path, vg: VG) -> None:
     (repo / ".claude").mkdir()
     (repo / ".claude" / "settings.json").write_text('{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n')
-    with pytest.raises(Exception) as info:
-        agents.install_agents(["codex", "claude"], lambda _: None)
-    assert ".claude/settings.json:3:" in str(info.value)
+    bad = vg("install", "--agent", "codex", "--agent", "claude")
+    assert bad.code == 2 and ".claude/settings.json:3:" in bad.err
     assert not (repo / ".codex").exists()  # checked before anything was written
-    with pytest.raises(Exception, match="use one of claude, codex, cursor, gemini"):
-        agents.install_agents(["vscode"], lambda _: None)
+    unknown = vg("install", "--agent", "vscode")
+    assert unknown.code == 2 and "use one of claude, codex, cursor, gemini" in unknown.err
     (repo / ".claude" / "settings.json").write_text("[1, 2]")
-    with pytest.raises(Exception, match="expected a JSON object"):
-        agents.install_agents(["claude"], lambda _: None)
+    wrong = vg("install", "--agent", "claude")
+    assert wrong.code == 2 and "expected a JSON object" in wrong.err
 
 
 # -- the installed commands, fed what each agent sends ----------------------------
@@ -263,7 +270,7 @@ def test_bad_settings_file_writes_nothing(repo: Path, vg: VG) -> None:
 
 @pytest.mark.parametrize("agent", ["claude", "codex", "cursor", "gemini"])
 def test_session_start_prints_the_report_only_while_a_workflow_is_active(repo: Path, vg: VG, agent: str) -> None:
-    agents.install_agents([agent], lambda _: None)
+    agent_hooks(vg, "install", [agent], lambda _: None)
     event = "sessionStart" if agent == "cursor" else "SessionStart"
     command = installed_command(repo, agent, event)
     quiet = run_installed(repo, command, SESSION_START[agent](repo))
@@ -300,7 +307,7 @@ def test_session_start_reports_a_paused_workflow(repo: Path, vg: VG) -> None:
 
 
 def test_stop_blocks_while_running_and_lets_go_when_it_must(repo: Path, vg: VG) -> None:
-    agents.install_agents(["claude", "codex"], lambda _: None)
+    agent_hooks(vg, "install", ["claude", "codex"], lambda _: None)
     for agent, stop in (("claude", claude_stop), ("codex", codex_stop)):
         command = installed_command(repo, agent, "Stop")
         idle = run_installed(repo, command, stop(repo))
@@ -408,7 +415,7 @@ def test_stop_blocks_when_the_host_is_named_by_vibegit_host(
     """Containers name the machine with VIBEGIT_HOST: the lock recorded under
     that name is this machine's, so Stop must still keep the agent going."""
     monkeypatch.setenv("VIBEGIT_HOST", "container-7")
-    agents.install_agents(["claude"], lambda _: None)
+    agent_hooks(vg, "install", ["claude"], lambda _: None)
     running(vg)
     command = installed_command(repo, "claude", "Stop")
     blocked = run_installed(repo, command, claude_stop(repo))

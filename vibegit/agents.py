@@ -18,14 +18,12 @@ import json
 import os
 import re
 import sys
-import tempfile
-import time
-import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from vibegit.errors import OK, BadInput
+from vibegit.paths import write_atomic
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
 OURS = re.compile(r"vibegit\S*\s+hook\s+(session-start|stop)\b")
@@ -170,21 +168,6 @@ def _dumps(data: dict[str, Any], raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode()
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
 
 def _backup(git_dir: Path, agent: Agent) -> Path:
     return git_dir / "vibegit" / "agents" / f"{agent.name}.json"
@@ -258,7 +241,8 @@ def apply(plan: Plan, git_dir: Path, installing: bool) -> None:
             except OSError:
                 pass
     else:
-        _write(plan.path, plan.new)
+        plan.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(plan.path, plan.new)
     if not installing:
         backup_path.unlink(missing_ok=True)
 
@@ -290,11 +274,6 @@ def carry_out(repo: Any, plans: Planned, installing: bool, say: Any) -> int:
     return OK
 
 
-def _change(names: list[str], installing: bool, say: Any, cwd: Path | None) -> int:
-    repo, plans = plan_all(names, installing, cwd)
-    return carry_out(repo, plans, installing, say)
-
-
 def cmd_install(hooks: list[str] | None, names: list[str] | None, installing: bool = True) -> int:
     """``vibegit install/uninstall [--hook NAME…] [--agent NAME…]``: with only
     ``--agent``, just the agents' settings; otherwise the git hooks too."""
@@ -309,29 +288,14 @@ def cmd_install(hooks: list[str] | None, names: list[str] | None, installing: bo
     return code
 
 
-def install_agents(names: list[str], say: Any = print, cwd: Path | None = None) -> int:
-    """``vibegit install --agent NAME …``"""
-    return _change(names, True, say, cwd)
-
-
-def uninstall_agents(names: list[str], say: Any = print, cwd: Path | None = None) -> int:
-    """``vibegit uninstall --agent NAME …``"""
-    return _change(names, False, say, cwd)
-
-
 # -- the handlers ---------------------------------------------------------------
 
 
 def _log(where: str) -> None:
-    try:
-        from vibegit.main import log_path
+    """The traceback to the error log (best effort): the agent must never see a crash."""
+    from vibegit.main import log_unexpected
 
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as f:
-            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit hook {where}\n{traceback.format_exc()}")
-    except Exception:  # the log is best effort; the agent must never see a crash
-        pass
+    log_unexpected(["hook", where])
 
 
 def _agent_arg(argv: list[str]) -> str:

@@ -17,7 +17,6 @@ from typing import Callable
 from vibegit import git, lifecycle, report, store
 from vibegit.config import Settings, settings
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.files import check_text
 from vibegit.paths import check_relative_path
 from vibegit.lifecycle import Env
 from vibegit.model import ACTIVE, Checkpoint, Event, Phase, State, Status
@@ -190,7 +189,7 @@ def context(last: str | None, next_: str | None, question: str | None, answer: i
 
 def anchor(h: Here, file: str | None, line: int | None, action: str | None) -> Checkpoint:
     """A checkpoint position checked against the working tree."""
-    action = check_text(action, "--action") if action is not None else ""
+    action = action or ""  # checked by the lifecycle rule
     if file is None:
         if line is not None:
             raise BadInput("--line needs --file")

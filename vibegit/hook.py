@@ -260,9 +260,9 @@ def main(argv: list[str]) -> int:
     except VibegitError as err:
         print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
-        from vibegit.main import _log_unexpected
+        from vibegit.main import log_unexpected
 
-        where = _log_unexpected(["hook", *argv])
+        where = log_unexpected(["hook", *argv])
         print(f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",
               file=sys.stderr)
     return OK

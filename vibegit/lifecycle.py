@@ -47,14 +47,13 @@ class Env:
 Result = tuple[State, Event]
 
 
-def _touch(state: State, env: Env, **changes: object) -> State:
+def touch(state: State, env: Env, **changes: object) -> State:
     session = state.session
     if not session.id:
         session = replace(session, id=env.new_session_id, created_at=env.now)
     return replace(state, session=replace(session, updated_at=env.now), **changes)  # type: ignore[arg-type]
 
 
-touch = _touch  # for the transitions kept beside their concern (memory, learn, agents)
 
 
 def _describe(state: State) -> str:
@@ -90,7 +89,7 @@ def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Loc
 
 
 def init(state: State, env: Env) -> Result:
-    return _touch(state, env), Event("init", "state branch created")
+    return touch(state, env), Event("init", "state branch created")
 
 
 def start(state: State, env: Env, workflow: str, goal: str) -> Result:
@@ -105,7 +104,7 @@ def start(state: State, env: Env, workflow: str, goal: str) -> Result:
             f"cannot start {name!r}: {_describe(state)}; finish it with 'vibegit complete' "
             "or end it with 'vibegit abort' first"
         )
-    new = _touch(
+    new = touch(
         state,
         env,
         mode=Mode(ModeType.WORKFLOW, name, Phase.R1, "1.1"),
@@ -124,7 +123,7 @@ def phase(state: State, env: Env, to: Phase, step: str | None) -> Result:
     if step is not None:
         step = check_text(step, "--step", max_len=40)
     before = state.mode.phase
-    new = _touch(state, env, mode=replace(state.mode, phase=to, step=step))
+    new = touch(state, env, mode=replace(state.mode, phase=to, step=step))
     summary = f"{before.value if before else '-'} -> {to.value}" + (f" step {step}" if step else "")
     return new, Event("phase", summary)
 
@@ -149,7 +148,7 @@ def task_add(state: State, env: Env, task_id: str, title: str) -> Result:
     require(state, (Status.RUNNING,), f"add task {task_id}")
     if state.task(task_id):
         raise BadInput(f"task {task_id} already exists; pick another id")
-    new = _touch(state, env, tasks=(*state.tasks, Task(task_id, title)))
+    new = touch(state, env, tasks=(*state.tasks, Task(task_id, title)))
     return new, Event("task-add", f"{task_id}: {title}", task=task_id)
 
 
@@ -159,7 +158,7 @@ def task_start(state: State, env: Env, task_id: str) -> Result:
     task = _task_or_error(state, task_id)
     if task.status is TaskStatus.DONE:
         raise Refused(f"task {task_id} is already done")
-    new = _touch(
+    new = touch(
         state,
         env,
         tasks=_set_task(state, replace(task, status=TaskStatus.DOING)),
@@ -178,7 +177,7 @@ def task_done(state: State, env: Env, task_id: str) -> Result:
     current = state.workflow.current_task
     if current == task_id:
         current = next((t.id for t in tasks if t.status is TaskStatus.DOING), None)
-    new = _touch(
+    new = touch(
         state,
         env,
         tasks=tasks,
@@ -217,11 +216,13 @@ def context(
         changed.append(f"answered #{answer}")
     if not changed:
         raise BadInput("context: give at least one of --last, --next, --question, --answer")
-    return _touch(state, env, context=ctx), Event("context", ", ".join(changed))
+    return touch(state, env, context=ctx), Event("context", ", ".join(changed))
 
 
 def _checkpoint(state: State, env: Env, point: Checkpoint) -> State:
-    return _touch(state, env, checkpoint=replace(point, commit=env.head, branch=env.branch, created_at=env.now))
+    point = replace(point, action=check_text(point.action, "--action"), commit=env.head, branch=env.branch,
+                    created_at=env.now)
+    return touch(state, env, checkpoint=point)
 
 
 def checkpoint(state: State, env: Env, point: Checkpoint) -> Result:
@@ -255,7 +256,7 @@ def resume(state: State, env: Env) -> Result:
     else:
         require(state, (Status.PAUSED,), "resume")
         summary = f"{name} resumed"
-    new = _touch(
+    new = touch(
         state,
         env,
         mode=replace(state.mode, type=ModeType.WORKFLOW),
@@ -285,7 +286,7 @@ def check_can_complete(state: State) -> None:
 
 
 def _end(state: State, env: Env, status: Status) -> State:
-    return _touch(
+    return touch(
         state,
         env,
         mode=replace(state.mode, type=ModeType.CONVERSATION),
@@ -326,5 +327,5 @@ def rewrite_checkpoint(state: State, env: Env, mapping: dict[str, str], command:
     if point is None or point.commit not in mapping:
         raise Refused("the checkpoint names no rewritten commit; nothing to move")
     old, new = point.commit, mapping[point.commit]
-    moved = _touch(state, env, checkpoint=replace(point, commit=new))
+    moved = touch(state, env, checkpoint=replace(point, commit=new))
     return moved, Event("rewrite", f"checkpoint {old[:12]} -> {new[:12]} after {command}")

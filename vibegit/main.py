@@ -17,7 +17,7 @@ def log_path() -> Path:
     return Path(base) / "vibegit" / "error.log"
 
 
-def _log_unexpected(argv: list[str]) -> str:
+def log_unexpected(argv: list[str]) -> str:
     path = log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -47,6 +47,6 @@ def main(argv: list[str] | None = None) -> int:
         print("vibegit: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # the one catch-all: no traceback for users
-        where = _log_unexpected(argv)
+        where = log_unexpected(argv)
         print(f"vibegit: unexpected error: {type(err).__name__}: {err} (details in {where})", file=sys.stderr)
         return UNEXPECTED

@@ -184,10 +184,8 @@ def merge(
         ctx.decisions.append(
             f"workflow: {side.mode.workflow_name!r} (started {side.workflow.started_at}) from {name}{kept}"
         )
-        b_memory = base.memory if base is not None and hasattr(base, "memory") else _MISSING
-        merged = side
-        if hasattr(ours, "memory"):
-            merged = replace(side, memory=_value(b_memory, ours.memory, theirs.memory, "memory", ctx))
+        b_memory = base.memory if base is not None else _MISSING
+        merged = replace(side, memory=_value(b_memory, ours.memory, theirs.memory, "memory", ctx))
         return replace(merged, session=replace(merged.session, updated_at=now)), ctx.decisions
 
     # Status, mode type and lock are one unit: never "completed" with a lock.

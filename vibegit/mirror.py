@@ -8,8 +8,6 @@ next event, or kept beside with a message, never dropped.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +32,7 @@ from vibegit.files import (
     parse_session,
 )
 from vibegit.model import State
+from vibegit.paths import write_atomic
 
 if TYPE_CHECKING:
     from vibegit.store import Loaded
@@ -154,17 +153,6 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
     return state
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write(repo: git.Repo, settings: Settings, commit: str, files: dict[str, str], notices: list[str]) -> None:
     """Show ``commit``'s state in the mirror; a failure here loses no event."""
     try:
@@ -174,10 +162,10 @@ def write(repo: git.Repo, settings: Settings, commit: str, files: dict[str, str]
         for name in STATE_FILES:
             path = mdir / name
             if name in files:
-                _write_atomic(path, files[name].encode())
+                write_atomic(path, files[name].encode())
             elif path.is_file() and not path.is_symlink():
                 path.unlink()
-        _write_atomic(_marker(repo), commit.encode() + b"\n")
+        write_atomic(_marker(repo), commit.encode() + b"\n")
     except (OSError, BadInput) as err:
         notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
 

@@ -156,7 +156,7 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
     if state.context.last_action:
         lines.append(f"- {t['last_action']}: {state.context.last_action}")
 
-    lines += ["", t["next"], _next_step(state, lang)]
+    lines += ["", t["next"], next_step(state, lang)]
     if state.context.pending_questions:
         lines.append(t["questions"])
         lines += [f"{i}. {q}" for i, q in enumerate(state.context.pending_questions, 1)]
@@ -221,7 +221,7 @@ def _anchor_now(observed: Observed | None, lang: str) -> str:
     }.get(observed.line_state, "")
 
 
-def _next_step(state: State, lang: str) -> str:
+def next_step(state: State, lang: str) -> str:
     t = TEXT[lang]
     if state.context.next_action:
         return state.context.next_action
@@ -234,4 +234,3 @@ def _next_step(state: State, lang: str) -> str:
     return t["all_done"]
 
 
-next_step = _next_step  # the Stop hook names it too

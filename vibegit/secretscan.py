@@ -13,7 +13,7 @@ import math
 import re
 import subprocess
 from collections import Counter
-from typing import Callable, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from vibegit import git
 from vibegit.config import Settings
@@ -288,6 +288,3 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str) -> tuple[str, int]:
 def iter_lines(findings: list[Finding]) -> Iterator[str]:
     for f in findings:
         yield f"Vibegit-Redacted: {f.where} ({f.kind})"
-
-
-Say = Callable[[str], None]
