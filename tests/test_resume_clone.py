@@ -55,7 +55,7 @@ def test_desktop_resumes_the_laptops_uncommitted_work_and_takes_the_lock(tmp_pat
     desktop = clone(remote, tmp_path / "desktop")
     assert git(desktop, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False) == ""
     result = m.ok("desktop", desktop, "resume")
-    assert "Took the workflow state" in result.out and "Restored" in result.out
+    assert "Took the workflow state" in result.err and "Restored" in result.out
 
     for rel, data in DIRTY.items():
         assert (desktop / rel).read_bytes() == data, rel
@@ -192,3 +192,17 @@ def test_resume_never_restores_hook_commands_from_the_state_branch(tmp_path: Pat
     assert "Not restored: .vibegit/hooks.yaml" in result.out
     assert not (desktop / ".vibegit").exists() and not (desktop / "PWNED").exists()
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
+
+
+def test_any_command_on_a_fresh_clone_continues_the_fetched_state(tmp_path: Path, m: Machines) -> None:
+    """A clone brings origin's vibegit/state as a remote-tracking ref: status
+    shows it, and the first event here continues that history (no second root)."""
+    remote, laptop = laptop_mid_task(tmp_path, m, install=False)
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    status = m.ok("desktop", desktop, "status")
+    assert "Took the workflow state from refs/remotes/origin/vibegit/state" in status.err
+    assert "Login API" in status.out
+    assert m("desktop", desktop, "init").code == 0
+    roots = git(desktop, "rev-list", "--max-parents=0", "vibegit/state").split()
+    assert roots == git(laptop, "rev-list", "--max-parents=0", "vibegit/state").split()

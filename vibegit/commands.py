@@ -32,9 +32,15 @@ class Here:
 
 
 def here(cwd: Path | None = None) -> Here:
+    """The repository, its settings, and its state branch: on a fresh clone
+    that has none yet, the copy the clone fetched is taken first."""
+    from vibegit import sync
+
     repo = git.find_repo(cwd)
     config = git.read_config(repo)
-    return Here(repo, config, settings(config))
+    found = Here(repo, config, settings(config))
+    sync.ensure_local_state(repo, found.settings, None, warn, implicit=True)
+    return found
 
 
 def now() -> str:

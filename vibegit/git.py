@@ -63,10 +63,15 @@ def run(
         env=env,
     )
     if check and proc.returncode != 0:
-        err = proc.stderr.decode(errors="replace").strip().splitlines()
-        detail = err[-1] if err else f"exit {proc.returncode}"
-        raise GitError(f"git {' '.join(args[:3])} failed: {detail}")
+        raise GitError(f"git {' '.join(args[:3])} failed: {reason(proc)}")
     return proc
+
+
+def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """Git's own words for a failure: its fatal/error line, else its last line."""
+    lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]
+    said = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return (said or lines or [f"exit {proc.returncode}"])[-1]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -299,6 +304,5 @@ def push_ref(repo: Repo, ref: str, remote: str) -> Pushed:
     proc = run(["push", "--porcelain", "--no-verify", remote, f"{ref}:{ref}"], cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
     flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    err = proc.stderr.decode(errors="replace").strip().splitlines()
-    return Pushed(proc.returncode == 0, flags, err[-1] if err else f"git push exit {proc.returncode}")
+    return Pushed(proc.returncode == 0, flags, reason(proc))
 

@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(argv)
     except VibegitError as err:
-        print(f"vibegit: {err}", file=sys.stderr)
+        # A git failure (exit 3) is unexpected too: it gets the log path.
+        where = f" (details in {log_unexpected(argv)})" if err.code == UNEXPECTED else ""
+        print(f"vibegit: {err}{where}", file=sys.stderr)
         return err.code
     except KeyboardInterrupt:
         print("vibegit: interrupted", file=sys.stderr)

@@ -88,8 +88,7 @@ def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
         if "couldn't find remote ref" in err:
             repo.git("update-ref", "-d", ref, check=False)
             return None
-        last = err.splitlines()[-1] if err else f"exit {proc.returncode}"
-        raise GitError(f"git fetch {remote} failed: {last}")
+        raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
     return _rev(repo, ref)
 
 
@@ -129,17 +128,33 @@ def _show_mirror(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: s
 # -- resume on a fresh clone ------------------------------------------------------
 
 
-def ensure_local_state(repo: git.Repo, settings: Settings, remote: str | None, say: Say) -> None:
-    """No local state branch: take the remote's (fetching it if the clone did not bring it)."""
+def ensure_local_state(repo: git.Repo, settings: Settings, remote: str | None, say: Say,
+                       implicit: bool = False) -> None:
+    """No local state branch: take the remote's (fetching it if the clone did not bring it).
+
+    ``implicit`` (any command on a fresh clone): only a copy the clone already
+    fetched is taken, so the first event here continues that history instead
+    of starting a second one; no network, and no error when the remote is
+    ambiguous."""
     if _rev(repo, settings.state_ref):
         return
     if remote is None and not _remotes(repo):
         return
-    name = default_remote(repo, remote)
+    if implicit and not repo.out("for-each-ref", "--count=1", "--format=%(refname)",
+                                 f"refs/remotes/*/{settings.state_branch}"):
+        return  # nothing fetched to continue from (and no GitPython import to learn so)
+    try:
+        name = default_remote(repo, remote)
+    except BadInput:
+        if implicit:
+            return
+        raise
     tracking = f"refs/remotes/{name}/{settings.state_branch}"
     tip = _rev(repo, tracking)
     source = tracking
     if tip is None:
+        if implicit:
+            return
         tip = fetch(repo, settings, name)
         source = f"{settings.state_branch} on {name}"
     else:
@@ -170,8 +185,7 @@ def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
     args = ["switch", "-q", branch] if branch else ["switch", "-q", "--detach", commit]
     proc = repo.git(*args, check=False)
     if proc.returncode:
-        err = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise Refused(f"git {' '.join(args[2:])} refused: {err[-1] if err else 'exit ' + str(proc.returncode)} "
+        raise Refused(f"git {' '.join(args[2:])} refused: {git.reason(proc)} "
                       "(nothing was restored; the lock was not taken)")
     head = _rev(repo, "HEAD")
     say(f"Switched to {branch or 'a detached HEAD'} at {(head or '')[:12]}.")
