@@ -132,12 +132,18 @@ def test_a_git_lfs_style_post_checkout_keeps_working(
     assert snapshot(hooks_of(repo)) == before
 
 
-def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: Path) -> None:
-    seen = tmp_path / "pre-push-saw"
-    write_hook(hooks_of(repo) / "pre-push", f"#!/bin/sh\necho \"$1\" > {seen}\ncat >> {seen}\n")
+def bare_origin(repo: Path, tmp_path: Path) -> Path:
+    """A bare repository on disk as the repo's origin."""
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(repo, "remote", "add", "origin", str(bare))
+    return bare
+
+
+def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: Path) -> None:
+    seen = tmp_path / "pre-push-saw"
+    write_hook(hooks_of(repo) / "pre-push", f"#!/bin/sh\necho \"$1\" > {seen}\ncat >> {seen}\n")
+    bare = bare_origin(repo, tmp_path)
     assert vg("install").code == 0
     start_workflow(vg)
     result = run_git(repo, "push", "origin", "main")
@@ -149,9 +155,7 @@ def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: 
 
 def test_a_refusing_chained_pre_push_keeps_the_state_home(repo: Path, vg: VG, tmp_path: Path) -> None:
     write_hook(hooks_of(repo) / "pre-push", "#!/bin/sh\necho 'push refused by policy' >&2\nexit 1\n")
-    bare = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
+    bare = bare_origin(repo, tmp_path)
     assert vg("install").code == 0
     start_workflow(vg)
     result = run_git(repo, "push", "origin", "main")

@@ -152,12 +152,18 @@ def task_add(state: State, env: Env, task_id: str, title: str) -> Result:
     return new, Event("task-add", f"{task_id}: {title}", task=task_id)
 
 
-def task_start(state: State, env: Env, task_id: str) -> Result:
+def _open_task(state: State, task_id: str, doing: str) -> Task:
+    """Task ``task_id`` of the running workflow, not done yet."""
     check_task_id(task_id)
-    require(state, (Status.RUNNING,), f"start task {task_id}")
+    require(state, (Status.RUNNING,), f"{doing} task {task_id}")
     task = _task_or_error(state, task_id)
     if task.status is TaskStatus.DONE:
         raise Refused(f"task {task_id} is already done")
+    return task
+
+
+def task_start(state: State, env: Env, task_id: str) -> Result:
+    task = _open_task(state, task_id, "start")
     new = touch(
         state,
         env,
@@ -168,11 +174,7 @@ def task_start(state: State, env: Env, task_id: str) -> Result:
 
 
 def task_done(state: State, env: Env, task_id: str) -> Result:
-    check_task_id(task_id)
-    require(state, (Status.RUNNING,), f"finish task {task_id}")
-    task = _task_or_error(state, task_id)
-    if task.status is TaskStatus.DONE:
-        raise Refused(f"task {task_id} is already done")
+    task = _open_task(state, task_id, "finish")
     tasks = _set_task(state, replace(task, status=TaskStatus.DONE))
     current = state.workflow.current_task
     if current == task_id:
