@@ -9,7 +9,7 @@ import os
 import secrets
 import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -219,8 +219,6 @@ def anchor(h: Here, file: str | None, line: int | None, action: str | None) -> C
 
 def _snapshot(h: Here, point: Checkpoint, skip: bool) -> tuple[Checkpoint, dict[str, str | None]]:
     """The checkpoint with its snapshot of uncommitted work (none when clean or skipped)."""
-    from dataclasses import replace
-
     from vibegit import snapshot
 
     tree = None if skip else snapshot.take(h.repo)
@@ -241,19 +239,14 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
     old = state.checkpoint
     if point.file or old is None:
         return point
-    return Checkpoint(file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
+    return replace(point, file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
 
 
 def pause(action: str | None, lang: str | None, no_snapshot: bool = False) -> int:
-    from dataclasses import replace
-
     h = here()
-    point = anchor(h, None, None, action)
     e = env(h)
-    with_snapshot, trees = _snapshot(h, point, no_snapshot)
-    written = record(
-        h, lambda s: lifecycle.pause(s, e, replace(_keep_position(s, point), snapshot=with_snapshot.snapshot)), e, trees
-    )
+    point, trees = _snapshot(h, anchor(h, None, None, action), no_snapshot)
+    written = record(h, lambda s: lifecycle.pause(s, e, _keep_position(s, point)), e, trees)
     _print_report(h, written.state, lang, e.head)
     return OK
 
