@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import MIRROR, VG, git, user_view
+from tests.conftest import MIRROR, VG, git, state_ref, user_view
 from vibegit import anchors, git as vgit, snapshot
 
 
@@ -112,3 +112,14 @@ def test_report_says_where_the_line_is_now_or_that_it_is_gone(repo: Path, vg: VG
     assert "该行已不在文件中" in vg("status", "--lang", "zh").out
     app.unlink()
     assert "the file is gone" in vg("status").out
+
+
+def test_a_file_too_large_for_a_snapshot_is_refused(dirty_repo: Path, vg: VG) -> None:
+    assert vg("start", "w", "--goal", "g").code == 0
+    with (dirty_repo / "dataset.bin").open("wb") as f:
+        f.truncate((50 << 20) + 1)
+    before = state_ref(dirty_repo)
+    refused = vg("checkpoint")
+    assert refused.code == 2 and "dataset.bin" in refused.err and "--no-snapshot" in refused.err
+    assert state_ref(dirty_repo) == before
+    assert vg("checkpoint", "--no-snapshot").code == 0

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from vibegit import git
-from vibegit.errors import GitError, Refused
+from vibegit.errors import BadInput, GitError, Refused
 
 if TYPE_CHECKING:
     from vibegit.model import State
@@ -73,7 +73,29 @@ def take(repo: git.Repo) -> str | None:
         raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
     finally:
         head_tree = head.communicate()[0].decode().strip()
-    return None if tree == (head_tree or empty_tree(repo)) else tree
+    base = head_tree or empty_tree(repo)
+    if tree == base:
+        return None
+    check_sizes(repo, base, tree)
+    return tree
+
+
+MAX_FILE = 50 << 20  # a snapshot travels with every push of the state branch
+
+
+def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
+    """Refuse a snapshot that would carry a file over MAX_FILE to the remote
+    (sized in the working tree it was just built from: no extra git process)."""
+    for path, change in diff(repo, base, tree).items():
+        if change.new is None or not change.new.mode.startswith("100"):
+            continue
+        try:
+            size = (repo.toplevel / path).lstat().st_size
+        except OSError:
+            continue
+        if size > MAX_FILE:
+            raise BadInput(f"{path}: {size >> 20} MiB is too large to carry in a snapshot "
+                           f"(at most {MAX_FILE >> 20} MiB a file); add it to .gitignore, or use --no-snapshot")
 
 
 def head_tree(repo: git.Repo) -> str:
