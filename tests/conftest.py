@@ -62,6 +62,14 @@ def init_repo(path: Path) -> Path:
     return path
 
 
+def bare_origin(repo: Path, tmp_path: Path) -> Path:
+    """A bare repository on disk as ``repo``'s origin (the "remote" of push tests)."""
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    return bare
+
+
 def make_dirty(path: Path) -> None:
     """Staged, unstaged and untracked work, as a user mid-task has."""
     (path / "staged.txt").write_text("staged\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, Result, git, state_ref, vg_proc
+from tests.conftest import Result, VG, bare_origin, git, state_ref, vg_proc
 from vibegit import git as vgit
 from vibegit import hook, install
 
@@ -176,10 +176,7 @@ def test_the_report_language_is_a_setting(hooked: Path, vg: VG) -> None:
 
 @pytest.fixture
 def remote(hooked: Path, tmp_path: Path) -> Path:
-    bare = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(hooked, "remote", "add", "origin", str(bare))
-    return bare
+    return bare_origin(hooked, tmp_path)
 
 
 def test_push_carries_the_state_branch(hooked: Path, vg: VG, remote: Path) -> None:

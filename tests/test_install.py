@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, git, init_repo
+from tests.conftest import VG, bare_origin, git, init_repo
 from tests.test_hooks import commit, run_git, start_workflow
 from vibegit import install
 
@@ -130,14 +130,6 @@ def test_a_git_lfs_style_post_checkout_keeps_working(
     assert (tmp_path / "lfs-calls").read_text() == f"post-checkout {head} {head} 1\n"
     assert vg("uninstall").code == 0
     assert snapshot(hooks_of(repo)) == before
-
-
-def bare_origin(repo: Path, tmp_path: Path) -> Path:
-    """A bare repository on disk as the repo's origin."""
-    bare = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    return bare
 
 
 def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: Path) -> None:

@@ -101,20 +101,6 @@ def lock_path(repo: git.Repo) -> str:
     return str(repo.common_dir / "vibegit.lock")
 
 
-def transact(
-    repo: git.Repo,
-    settings: Settings,
-    config: dict[str, str],
-    env: Env,
-    transition: Transition,
-    trees: dict[str, str | None] | None = None,
-) -> Written:
-    """Apply ``transition`` to the newest state and publish it as one commit
-    (``trees``: subtrees to set or drop, as in ``build_tree``)."""
-    with locked(repo):
-        return _transact_locked(repo, settings, config, env, transition, trees)
-
-
 @contextmanager
 def locked(repo: git.Repo) -> Iterator[None]:
     """The store's file lock, shared by all worktrees; every writer of the state branch holds it."""
@@ -131,7 +117,7 @@ def locked(repo: git.Repo) -> Iterator[None]:
         lock.release()
 
 
-def _transact_locked(
+def transact(
     repo: git.Repo,
     settings: Settings,
     config: dict[str, str],
@@ -139,9 +125,11 @@ def _transact_locked(
     transition: Transition,
     trees: dict[str, str | None] | None = None,
 ) -> Written:
+    """Apply ``transition`` to the newest state and publish it as one commit
+    (``trees``: subtrees to set or drop, as in ``build_tree``)."""
     who = git.identity(config)
     author = git.identity(config, "AUTHOR")
-    with git.CatFile(repo) as cat:
+    with locked(repo), git.CatFile(repo) as cat:
         for _ in range(MAX_RETRIES):
             loaded = load(repo, cat, settings)
             notices: list[str] = []
