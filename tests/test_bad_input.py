@@ -4,12 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.conftest import MIRROR, VG, git, state_ref, user_view
-from vibegit.errors import VibegitError
-from vibegit.files import PARSERS
 
 
 def started(vg: VG) -> None:
@@ -130,15 +126,6 @@ def test_bad_settings(repo: Path, vg: VG, key: str, value: str) -> None:
     git(repo, "config", key, value)
     result = vg("start", "w", "--goal", "g")
     assert result.code == 2 and key in result.err and not state_ref(repo)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from(sorted(PARSERS)), st.binary(max_size=400))
-def test_parsers_take_any_bytes(name: str, data: bytes) -> None:
-    try:
-        PARSERS[name](data, name)
-    except VibegitError as err:
-        assert err.code == 2 and "\n" not in str(err) and name in str(err)
 
 
 def test_an_unexpected_error_is_one_line_exit_3_and_a_log(

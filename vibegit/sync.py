@@ -279,13 +279,15 @@ def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str
 # -- takeover ---------------------------------------------------------------------
 
 
-def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list[tuple[str, str, Lock]]:
-    """Locks of remote copies of the state branch already fetched, newest first."""
+def _remote_locks(repo: git.Repo, settings: Settings) -> tuple[str | None, list[tuple[str, str, Lock]]]:
+    """The local state tip and the locks of remote copies of the state branch
+    already fetched, newest first; no git process when there are none."""
     common = repo.common_dir
     packed = common / "packed-refs"
     if not ((common / "refs" / "remotes").is_dir() or (common / "refs" / "vibegit").is_dir()
             or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
-        return []
+        return None, []
+    local = _rev(repo, settings.state_ref)
     raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)",
                    f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS)
     found: list[tuple[str, str, Lock]] = []
@@ -294,7 +296,7 @@ def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list
     wanted = [(oid, ref) for oid, ref in tips
               if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
     if not wanted:
-        return []
+        return local, []
     with git.CatFile(repo) as cat:
         for oid, ref in wanted:
             if oid in seen:
@@ -307,15 +309,14 @@ def _remote_locks(repo: git.Repo, settings: Settings, local: str | None) -> list
                 found.append((ref, oid, parse_lock(blob[2], f"{ref}:workflow.lock")))
             except BadInput:
                 continue
-    return sorted(found, key=lambda x: x[2].locked_at, reverse=True)
+    return local, sorted(found, key=lambda x: x[2].locked_at, reverse=True)
 
 
 def guard(repo: git.Repo, settings: Settings, e: Env, transition: Callable[[State], tuple[State, Event]]
           ) -> Callable[[State], tuple[State, Event]]:
     """``transition``, refused when the workflow was taken over on another host:
     by the local state (after a sync) or by a fetched remote copy (after a fetch)."""
-    local = _rev(repo, settings.state_ref)
-    remote_locks = _remote_locks(repo, settings, local)
+    local, remote_locks = _remote_locks(repo, settings)
 
     def taken_over(state: State) -> str | None:
         if state.workflow.status is not Status.RUNNING:
