@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import MIRROR, VG, git
-from vibegit.learn import Item, extract
+from vibegit.core.learn import Item, extract
 
 README = """\
 # demo

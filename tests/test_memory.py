@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.conftest import MIRROR, VG, git
 from vibegit.errors import BadInput
 from vibegit.files import parse_memory, render_memory
-from vibegit.model import Memory, MemoryCategory, MemoryEntry
+from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 
 
 def count(repo: Path) -> int:

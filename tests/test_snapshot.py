@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 
 from tests.conftest import MIRROR, VG, git, state_ref, user_view
-from vibegit import anchors, git as vgit, snapshot
+from vibegit import git as vgit, snapshot
+from vibegit.core import anchors
 
 
 def snap_entry(repo: Path) -> str:

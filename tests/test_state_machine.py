@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import init_repo, git, vg_proc
-from vibegit import lifecycle
+from vibegit.core import lifecycle
 from vibegit.errors import VibegitError
 from vibegit.files import parse_all, render_all
-from vibegit.lifecycle import Env
-from vibegit.model import Checkpoint, Phase, State, Status, TaskStatus
+from vibegit.core.model import Env
+from vibegit.core.model import Checkpoint, Phase, State, Status, TaskStatus
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="h", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
 IDS = st.sampled_from(["T-1", "T-2", "T-3", "bad id", ""])

@@ -8,8 +8,8 @@ import pytest
 
 from tests.across import Machines, clone, remote_with_laptop, subjects
 from tests.conftest import MIRROR, VG, git, user_view
-from vibegit import merge
-from vibegit.model import Context, Lock, Mode, ModeType, Session, State, Status, Task, TaskStatus, Workflow
+from vibegit.core import merge
+from vibegit.core.model import Context, Lock, Mode, ModeType, Session, State, Status, Task, TaskStatus, Workflow
 
 
 @pytest.fixture

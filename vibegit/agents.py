@@ -18,7 +18,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -356,26 +356,9 @@ def _session_id(data: dict[str, Any]) -> str | None:
     return value
 
 
-class _Same(Exception):
-    """The agent session is already the recorded one: no event."""
-
-
-def agent_session(state: Any, env: Any, session_id: str, agent: str, source: str) -> tuple[Any, Any]:
-    """The ``agent-session`` event: session.id becomes the agent's session id."""
-    from vibegit import lifecycle
-    from vibegit.model import Event
-
-    if state.session.id == session_id:
-        raise _Same()
-    session = replace(state.session, id=session_id)
-    new = lifecycle.touch(replace(state, session=session), env)
-    how = f" ({source})" if source else ""
-    return new, Event("agent-session", f"{agent} session {session_id}{how}",
-                      details=(f"Vibegit-Agent: {agent}", f"Vibegit-Previous-Session: {state.session.id or 'none'}"))
-
-
 def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
     from vibegit import commands, store
+    from vibegit.core import lifecycle
 
     session_id = _session_id(data)
     if session_id is None:
@@ -384,15 +367,16 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
     e = commands.env(h)
     try:
         written = store.transact(h.repo, h.settings, h.config, e,
-                                 lambda s: agent_session(s, e, session_id, agent, str(source)[:20]))
-    except _Same:
+                                 lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]))
+    except lifecycle.Unchanged:
         return
     for notice in written.notices:
         print(f"vibegit: {notice}", file=sys.stderr)
 
 
 def _report(h: Any, loaded: Any) -> str:
-    from vibegit import commands, report
+    from vibegit import commands
+    from vibegit.core import report
 
     return report.render(loaded.state, h.settings.lang, commands.head_commit(h.repo))
 
@@ -405,7 +389,7 @@ def session_start(argv: list[str]) -> int:
         data = read_input()
         found = _load(data)
         if found is not None:
-            from vibegit.report import is_active
+            from vibegit.core.report import is_active
 
             h, loaded = found
             if is_active(loaded.state):
@@ -432,29 +416,10 @@ def _emit_context(agent: str, text: str) -> None:
     sys.stdout.flush()
 
 
-def block_reason(state: Any) -> str:
-    """Why the agent may not end its turn yet, and what to do instead."""
-    from vibegit.report import next_step
-
-    name = state.mode.workflow_name
-    phase = state.mode.phase.value if state.mode.phase else "-"
-    step = f" step {state.mode.step}" if state.mode.step else ""
-    current = state.task(state.workflow.current_task or "")
-    task = f" Current task: {current.id}: {current.title}." if current else ""
-    return (
-        f"vibegit: workflow '{name}' is still running (phase {phase}{step}, "
-        f"{state.completed_tasks}/{state.total_tasks} tasks done).{task} "
-        f"Next step: {next_step(state, 'en')}. Keep going. Before ending your turn: "
-        "record progress with `vibegit context --last ... --next ...`; if you need the user, "
-        "record the question with `vibegit context --question ...` and ask it; to stop here, "
-        "`vibegit pause --action ...`; when every task is done and the user confirmed, `vibegit complete --yes`."
-    )
-
-
 def must_continue(h: Any, state: Any) -> bool:
     """Stop blocks only a running workflow held here that is not waiting for the user."""
     from vibegit import commands
-    from vibegit.model import Status
+    from vibegit.core.model import Status
 
     if state.workflow.status is not Status.RUNNING:
         return False
@@ -466,6 +431,8 @@ def must_continue(h: Any, state: Any) -> bool:
 
 def stop(argv: list[str]) -> int:
     """``vibegit hook stop --agent NAME``: the deterministic "never end without the user's confirmation"."""
+    from vibegit.core.report import stop_reason
+
     agent = _agent_arg(argv)
     try:
         data = read_input()
@@ -476,7 +443,7 @@ def stop(argv: list[str]) -> int:
             return OK
         h, loaded = found
         if must_continue(h, loaded.state):
-            print(json.dumps({"decision": "block", "reason": block_reason(loaded.state)}, ensure_ascii=False))
+            print(json.dumps({"decision": "block", "reason": stop_reason(loaded.state)}, ensure_ascii=False))
             sys.stdout.flush()
     except Exception:
         _log(f"stop --agent {agent}")

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from vibegit import __version__, commands
-from vibegit.config import LANGS
+from vibegit.core.settings import LANGS
 
 HELP = """Keep an AI coding agent's workflow state in git.
 

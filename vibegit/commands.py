@@ -14,12 +14,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from vibegit import git, lifecycle, report, store
-from vibegit.config import Settings, settings
+from vibegit import git, store
+from vibegit.core import lifecycle, report
+from vibegit.core.settings import Settings, settings
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.paths import check_relative_path
-from vibegit.lifecycle import Env
-from vibegit.model import ACTIVE, Checkpoint, Event, Phase, State, Status
+from vibegit.core.text import check_relative_path
+from vibegit.core.model import Env
+from vibegit.core.model import ACTIVE, Checkpoint, Event, Phase, State, Status
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def record(
 
     from vibegit import sync  # a workflow taken over on another machine refuses this one's events
 
-    guarded = sync.guard(h.repo, h.settings, e, transition_seen if hooks else transition)
+    guarded = lifecycle.guarded(transition_seen if hooks else transition, e, sync.remote_locks(h.repo, h.settings, e))
     written = store.transact(h.repo, h.settings, h.config, e, guarded, trees)
     for notice in written.notices:
         warn(notice)

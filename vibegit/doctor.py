@@ -13,29 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from vibegit import git, mirror, snapshot, store
-from vibegit.config import Settings
+from vibegit.core.settings import Settings
 from vibegit.errors import OK, REFUSED, BadInput, GitError
 from vibegit.files import PARSERS, STATE_FILES, parse_all
-from vibegit.model import Event, State, Status
+from vibegit.core import lifecycle
 
 MAX_CANDIDATES = 5000
-
-
-def lock_problems(state: State) -> list[str]:
-    status, lock = state.workflow.status, state.lock
-    name = state.mode.workflow_name
-    if status is Status.RUNNING:
-        if lock is None or not lock.locked or lock.paused:
-            return [f"workflow {name!r} is running but workflow.lock is {'missing' if lock is None else 'not locked'}"]
-    elif status is Status.PAUSED:
-        if lock is None or lock.locked or not lock.paused:
-            return [f"workflow {name!r} is paused but workflow.lock is "
-                    f"{'missing' if lock is None else 'not locked: false, paused: true'}"]
-    elif lock is not None and lock.locked:
-        return [f"workflow.lock is held but the workflow is {status.value}"]
-    if lock is not None and name and lock.workflow != name:
-        return [f"workflow.lock names {lock.workflow!r}, session.yaml {name!r}"]
-    return []
 
 
 def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit: str) -> list[str]:
@@ -46,7 +29,7 @@ def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit
         state = parse_all(files, where)
     except (BadInput, GitError) as err:
         return [str(err)]
-    problems = lock_problems(state)
+    problems = lifecycle.lock_problems(state)
     k = state.checkpoint
     entry = next((e for e in tree if e.name == snapshot.ENTRY), None)
     if k is not None and k.snapshot:
@@ -153,9 +136,7 @@ def cmd_doctor(repair: bool) -> int:
                 return REFUSED
             tree = repo.out("rev-parse", f"{good}^{{tree}}")
             _, files = store.read_files(repo, cat, good)
-            state = parse_all(files, "")
-            event = Event("repair", f"back to the state of {good[:10]} ({problems[0][:80]})",
-                          details=(f"Vibegit-Repaired-From: {good}",))
+            state, event = lifecycle.repaired(parse_all(files, ""), good, problems[0])
             e = commands.env(h)
             commit = git.write_commit(repo, tree, [tip] if tip else [good], store.message(event, state, e),
                                       git.identity(h.config, "AUTHOR"), git.identity(h.config))

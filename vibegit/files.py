@@ -12,10 +12,10 @@ from typing import Any, Callable, TypeVar
 
 import yaml
 
+from vibegit.core.schema import entry_dict, lock_dict, session_dict
+from vibegit.core.text import MAX_TEXT, MEMORY_ID, TASK_ID, bad_char, check_relative_path, is_oid
 from vibegit.errors import BadInput
-from vibegit.git import is_oid
-from vibegit.paths import check_relative_path
-from vibegit.model import (
+from vibegit.core.model import (
     Checkpoint,
     Context,
     Lock,
@@ -42,39 +42,8 @@ MEMORY = "memory.yaml"
 STATE_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, MEMORY)
 
 MAX_FILE_BYTES = 1 << 20
-MAX_TEXT = 4000  # one field: goal, title, action, question
-TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 E = TypeVar("E")
-
-
-# Characters that end a line for str.splitlines() or YAML, and other controls.
-_BREAKS = set("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-
-
-def bad_char(value: str, one_line: bool = True) -> str | None:
-    """The first control or line-breaking character of ``value``, if any."""
-    allowed = "\t" if one_line else "\t\n"
-    return next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
-
-
-def check_text(value: str, what: str, *, max_len: int = MAX_TEXT, one_line: bool = True) -> str:
-    """A user-given string: bounded, printable, one line where it must be."""
-    if len(value) > max_len:
-        raise BadInput(f"{what}: too long ({len(value)} characters, at most {max_len})")
-    bad = bad_char(value, one_line)
-    if bad is not None:
-        kind = "must be one line" if bad in "\r\n" or bad in _BREAKS else "holds a control character"
-        raise BadInput(f"{what}: {kind} ({bad!r})")
-    return value.strip() if one_line else value
-
-
-def check_task_id(task_id: str) -> str:
-    if not TASK_ID.match(task_id):
-        raise BadInput(
-            f"task id {task_id[:40]!r}: use letters, digits, '.', '_' or '-' (like T-001), at most 64"
-        )
-    return task_id
 
 
 def decode(data: bytes, name: str) -> str:
@@ -298,56 +267,6 @@ def parse_session(data: bytes, name: str = SESSION) -> State:
     )
 
 
-def session_dict(state: State) -> dict[str, Any]:
-    """The ``session.yaml`` mapping (also the JSON of ``status``)."""
-    k = state.checkpoint
-    return {
-        "session": {
-            "id": state.session.id,
-            "created_at": state.session.created_at,
-            "updated_at": state.session.updated_at,
-            **state.session.extra,
-        },
-        "mode": {
-            "type": state.mode.type.value,
-            "workflow_name": state.mode.workflow_name,
-            "phase": state.mode.phase.value if state.mode.phase else None,
-            "step": state.mode.step,
-            **state.mode.extra,
-        },
-        "workflow": {
-            "started_at": state.workflow.started_at,
-            "branch": state.workflow.branch,
-            "current_task": state.workflow.current_task,
-            "total_tasks": state.total_tasks,
-            "completed_tasks": state.completed_tasks,
-            "status": state.workflow.status.value,
-            **state.workflow.extra,
-        },
-        "context": {
-            "goal": state.context.goal,
-            "last_action": state.context.last_action,
-            "next_action": state.context.next_action,
-            "pending_questions": list(state.context.pending_questions),
-            **state.context.extra,
-        },
-        "checkpoint": None
-        if k is None
-        else {
-            "commit": k.commit,
-            "branch": k.branch,
-            "snapshot": k.snapshot,
-            "file": k.file,
-            "line": k.line,
-            "line_text": k.line_text,
-            "action": k.action,
-            "created_at": k.created_at,
-            **k.extra,
-        },
-        **state.extra,
-    }
-
-
 def render_session(state: State) -> str:
     return "# vibegit session state (SPEC §4); edits are adopted by the next event\n" + _dump(
         session_dict(state)
@@ -373,20 +292,6 @@ def parse_lock(data: bytes, name: str = LOCK) -> Lock:
         worktree=doc.str_(d, ("worktree",)) or "",
         extra=_extra(d, _LOCK_KEYS),
     )
-
-
-def lock_dict(lock: Lock) -> dict[str, Any]:
-    return {
-        "locked": lock.locked,
-        "workflow": lock.workflow,
-        "locked_at": lock.locked_at,
-        "reason": lock.reason,
-        "unlock_conditions": list(lock.unlock_conditions),
-        "paused": lock.paused,
-        "host": lock.host,
-        "worktree": lock.worktree,
-        **lock.extra,
-    }
 
 
 def render_lock(lock: Lock) -> str:
@@ -541,7 +446,6 @@ def render_checkpoint(state: State) -> str:
 
 # -- memory.yaml --------------------------------------------------------------
 
-MEMORY_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
 _ENTRY_KEYS = ("id", "category", "text", "created_at", "source", "heading")
 _MEMORY_KEYS = ("entries", "learned")
 MAX_MEMORY_ENTRIES = 5000
@@ -609,17 +513,6 @@ def parse_memory(data: bytes, name: str = MEMORY) -> Memory:
     for path in learned:
         check_relative_path(path, f"{name}:{doc.line('learned')}: learned")
     return Memory(tuple(entries), dict(learned), _extra(doc.data, _MEMORY_KEYS))
-
-
-def entry_dict(entry: MemoryEntry) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": entry.id, "category": entry.category.value, "text": entry.text}
-    if entry.created_at:
-        data["created_at"] = entry.created_at
-    if entry.source is not None:
-        data["source"] = entry.source
-    if entry.heading is not None:
-        data["heading"] = entry.heading
-    return {**data, **entry.extra}
 
 
 def render_memory(memory: Memory) -> str:

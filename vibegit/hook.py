@@ -17,12 +17,12 @@ import sys
 from typing import TYPE_CHECKING, Callable
 
 from vibegit import git
-from vibegit.config import Settings, settings
+from vibegit.core.settings import Settings, settings
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 
 if TYPE_CHECKING:
-    from vibegit.model import State
-    from vibegit.report import Observed
+    from vibegit.core.model import State
+    from vibegit.core.report import Observed
 
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
 
@@ -87,7 +87,8 @@ def post_checkout(args: list[str]) -> int:
         flag = os.environ.get("PRE_COMMIT_CHECKOUT_TYPE", "1")
     if flag != "1":
         return OK
-    from vibegit import report, store
+    from vibegit import store
+    from vibegit.core import report
 
     repo, conf = _here()
     state = store.read_state(repo, conf).state
@@ -208,9 +209,10 @@ def _mapping_from_history(repo: git.Repo, command: str, commit: str) -> dict[str
 
 
 def post_rewrite(args: list[str]) -> int:
-    from vibegit import commands, lifecycle, store
+    from vibegit import commands, store
+    from vibegit.core import lifecycle
     from vibegit.errors import Refused
-    from vibegit.model import ACTIVE
+    from vibegit.core.model import ACTIVE
 
     command = args[0] if args else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", "rewrite")
     mapping = _mapping_from_stdin()

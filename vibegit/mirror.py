@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vibegit import git
-from vibegit.config import Settings
+from vibegit.core.settings import Settings
 from vibegit.errors import BadInput
 from vibegit.files import (
     CHECKPOINT,
@@ -31,7 +31,7 @@ from vibegit.files import (
     parse_memory,
     parse_session,
 )
-from vibegit.model import State
+from vibegit.core.model import State
 from vibegit.paths import write_atomic
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Iterator, NamedTuple
 
 from vibegit import git
-from vibegit.config import Settings
+from vibegit.core.settings import Settings
 from vibegit.errors import GitError
 
 MAX_BLOB = 2 << 20  # larger blobs are data, not configuration

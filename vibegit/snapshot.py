@@ -22,8 +22,8 @@ from vibegit import git
 from vibegit.errors import BadInput, GitError, Refused
 
 if TYPE_CHECKING:
-    from vibegit.model import State
-    from vibegit.report import Observed
+    from vibegit.core.model import State
+    from vibegit.core.report import Observed
 
 ENTRY = "snapshot"  # the tree entry of the state commit
 
@@ -246,13 +246,13 @@ def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | No
     """Where the checkpoint's line is now and, with ``compare``, whether its
     snapshot matches the working tree (that scans the working tree, so the
     git hooks leave it out); None without a checkpoint."""
-    from vibegit import anchors
-    from vibegit.report import Observed
+    from vibegit.core.report import Observed
+    from vibegit.worktree import locate
 
     k = state.checkpoint
     if k is None:
         return None
-    where = anchors.locate(repo.toplevel, k.file, k.line, k.line_text)
+    where = locate(repo.toplevel, k.file, k.line, k.line_text)
     same = None
     if k.snapshot and compare:
         try:

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from vibegit import git, mirror
-from vibegit.config import Settings
+from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
 from vibegit.files import STATE_FILES, parse_all, render_all
-from vibegit.lifecycle import Env
-from vibegit.model import Event, State
+from vibegit.core.model import Env
+from vibegit.core.model import Event, State
 
 LOCK_TIMEOUT = 60.0
 MAX_RETRIES = 50

@@ -10,8 +10,8 @@
   takes the remote's state, fetches the checkpoint's commit, says where HEAD
   is (``--checkout`` goes there) and restores the snapshot where that loses
   nothing.
-- ``guard``: an event on a machine whose workflow was taken over on another
-  host is refused (exit 1) and says so; resume, abort and unlock still work.
+- ``remote_locks``: what the takeover rule (``lifecycle.guarded``) needs to
+  know of the fetched copies of the state branch.
 """
 from __future__ import annotations
 
@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Callable
 
 from vibegit import git, mirror, snapshot, store
-from vibegit.config import Settings
-from vibegit.errors import OK, BadInput, GitError, Refused, VibegitError
+from vibegit.core.settings import Settings
+from vibegit.errors import OK, BadInput, GitError, Refused
 from vibegit.files import STATE_FILES, parse_all, parse_lock
-from vibegit.lifecycle import Env
-from vibegit.model import Event, Lock, State, Status
+from vibegit.core.model import Env
+from vibegit.core import lifecycle
+from vibegit.core.model import Lock, State
 
 TRIES = 3
 Say = Callable[[str], None]
-# Events a machine may still record after its workflow was taken over elsewhere.
-AFTER_TAKEOVER = frozenset({"resume", "abort", "unlock", "init", "merge", "repair", "redact"})
 
 
 def _git_env() -> dict[str, str]:
@@ -279,14 +278,14 @@ def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str
 # -- takeover ---------------------------------------------------------------------
 
 
-def _remote_locks(repo: git.Repo, settings: Settings) -> tuple[str | None, list[tuple[str, str, Lock]]]:
-    """The local state tip and the locks of remote copies of the state branch
-    already fetched, newest first; no git process when there are none."""
+def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.RemoteLock]:
+    """The locks of remote copies of the state branch already fetched that
+    another host holds, newest first; no git process when there are none."""
     common = repo.common_dir
     packed = common / "packed-refs"
     if not ((common / "refs" / "remotes").is_dir() or (common / "refs" / "vibegit").is_dir()
             or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
-        return None, []
+        return []
     local = _rev(repo, settings.state_ref)
     raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)",
                    f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS)
@@ -296,7 +295,7 @@ def _remote_locks(repo: git.Repo, settings: Settings) -> tuple[str | None, list[
     wanted = [(oid, ref) for oid, ref in tips
               if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
     if not wanted:
-        return local, []
+        return []
     with git.CatFile(repo) as cat:
         for oid, ref in wanted:
             if oid in seen:
@@ -306,53 +305,16 @@ def _remote_locks(repo: git.Repo, settings: Settings) -> tuple[str | None, list[
             if blob is None or blob[0] != "blob":
                 continue
             try:
-                found.append((ref, oid, parse_lock(blob[2], f"{ref}:workflow.lock")))
+                lock = parse_lock(blob[2], f"{ref}:workflow.lock")
             except BadInput:
                 continue
-    return local, sorted(found, key=lambda x: x[2].locked_at, reverse=True)
-
-
-def guard(repo: git.Repo, settings: Settings, e: Env, transition: Callable[[State], tuple[State, Event]]
-          ) -> Callable[[State], tuple[State, Event]]:
-    """``transition``, refused when the workflow was taken over on another host:
-    by the local state (after a sync) or by a fetched remote copy (after a fetch)."""
-    local, remote_locks = _remote_locks(repo, settings)
-
-    def taken_over(state: State) -> str | None:
-        if state.workflow.status is not Status.RUNNING:
-            return None
-        name = state.mode.workflow_name
-        lock = state.lock
-        if lock and lock.locked and lock.host and lock.host != e.host:
-            return (f"workflow {name!r} was taken over on {lock.host}:{lock.worktree} at {lock.locked_at}; "
-                    "this event was not recorded. 'vibegit resume' takes it back here "
-                    "(after 'vibegit sync', so nothing done there is lost)")
-        for ref, tip, other in remote_locks:
-            if not (other.locked and other.host and other.host != e.host and other.workflow == name):
-                continue
-            # Taken over when that copy already holds everything here, or, when both
-            # moved, when its lock is the newer one.
-            if (local is None or _is_ancestor(repo, local, tip)) or (
-                not _is_ancestor(repo, tip, local) and (lock is None or other.locked_at > lock.locked_at)
-            ):
-                return (f"workflow {name!r} was taken over on {other.host}:{other.worktree} at {other.locked_at} "
-                        f"(seen on {ref}); this event was not recorded. 'vibegit sync' brings that state "
-                        "here, then 'vibegit resume' takes it back")
-        return None
-
-    def guarded(state: State) -> tuple[State, Event]:
-        why = taken_over(state)
-        if why is None:
-            return transition(state)
-        try:
-            new, event = transition(state)
-        except VibegitError:
-            raise Refused(why) from None  # the takeover is the news, not the event's own complaint
-        if event.name in AFTER_TAKEOVER:
-            return new, event
-        raise Refused(why)
-
-    return guarded
+            if lock.locked and lock.host and lock.host != e.host:  # only these can refuse an event here
+                found.append((ref, oid, lock))
+    return [
+        lifecycle.RemoteLock(ref, lock, local is None or _is_ancestor(repo, local, tip),
+                             local is not None and _is_ancestor(repo, tip, local))
+        for ref, tip, lock in sorted(found, key=lambda x: x[2].locked_at, reverse=True)
+    ]
 
 
 # -- sync -------------------------------------------------------------------------
@@ -372,32 +334,9 @@ def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tupl
         return proc.stdout.decode().rstrip("\n"), proc.returncode > 0
 
 
-def _merge_entries(base: tuple[git.TreeEntry, ...], ours: tuple[git.TreeEntry, ...],
-                   theirs: tuple[git.TreeEntry, ...], theirs_newer: bool, there: str,
-                   decisions: list[str]) -> list[git.TreeEntry]:
-    """Files of the state tree that are not state files (nor the snapshot): three-way, newer wins."""
-    skip = set(STATE_FILES) | {snapshot.ENTRY}
-    b = {x.name: x for x in base if x.name not in skip}
-    o = {x.name: x for x in ours if x.name not in skip}
-    t = {x.name: x for x in theirs if x.name not in skip}
-    out = []
-    for name in sorted(set(o) | set(t)):
-        mine, other, was = o.get(name), t.get(name), b.get(name)
-        if mine == other or other == was:
-            chosen = mine
-        elif mine == was:
-            chosen = other
-        else:
-            chosen = other if theirs_newer else mine
-            decisions.append(f"{name}: changed on both sides; kept the newer, from {there if theirs_newer else 'here'}")
-        if chosen is not None:
-            out.append(chosen)
-    return out
-
-
 def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, cat: git.CatFile,
            ours: str, theirs: str, remote: str) -> tuple[str, list[str]]:
-    from vibegit import merge
+    from vibegit.core import merge
 
     base = repo.git("merge-base", ours, theirs, check=False).stdout.decode().split()
     o_tree, o_state = _state_at(repo, cat, ours, f"{settings.state_branch}:")
@@ -409,7 +348,9 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
     if not base:
         decisions.insert(0, "the two histories share no event (both started on their own); joined here")
     theirs_newer = t_state.session.updated_at > o_state.session.updated_at
-    entries = _merge_entries(b_tree, o_tree, t_tree, theirs_newer, remote, decisions)
+    skip = set(STATE_FILES) | {snapshot.ENTRY}  # the rest of the tree: merged file by file
+    entries = merge.merge_files(*({x.name: x for x in tree if x.name not in skip} for tree in (b_tree, o_tree, t_tree)),
+                                theirs_newer, remote, decisions)
     # The snapshot follows the checkpoint that won (it names its tree).
     snap = merged.checkpoint.snapshot if merged.checkpoint is not None else None
     found = cat.get(snap) if git.is_oid(snap) else None
@@ -417,8 +358,7 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
     from vibegit.files import render_all
 
     tree = store.build_tree(repo, tuple(entries), render_all(merged), {snapshot.ENTRY: snap_tree})
-    event = Event("merge", f"{remote} into here ({len(decisions)} decision(s))",
-                  details=tuple(f"Vibegit-Decision: {d}" for d in decisions))
+    merged, event = lifecycle.merged(merged, remote, decisions)
     message = store.message(event, merged, e)
     commit = git.write_commit(repo, tree, [ours, theirs], message, git.identity(config, "AUTHOR"), git.identity(config))
     return commit, decisions
@@ -476,8 +416,7 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
         with git.CatFile(repo) as cat:
             tree, files = store.read_files(repo, cat, new_tip)
             state = parse_all(files, f"{settings.state_branch}:")
-            event = Event("redact", f"{count} value(s) that looked like credentials",
-                          details=tuple(secretscan.iter_lines(findings))[:50])
+            state, event = lifecycle.redacted(state, count, tuple(secretscan.iter_lines(findings)))
             commit = git.write_commit(repo, repo.out("rev-parse", f"{new_tip}^{{tree}}"), [new_tip],
                                       store.message(event, state, e), git.identity(config, "AUTHOR"),
                                       git.identity(config))

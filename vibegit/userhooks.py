@@ -25,7 +25,7 @@ from typing import Any
 from vibegit import git
 from vibegit.errors import BadInput, Refused
 from vibegit.files import YamlDoc
-from vibegit.model import State
+from vibegit.core.model import State
 
 HOOK_NAMES = (
     "onInit",
@@ -250,8 +250,8 @@ def before_complete(hooks: Hooks, data: dict[str, Any], repo: git.Repo, show: An
 def after_event(h: Any, hooks: Hooks, previous: State | None, written: Any, env: Any, warn: Any) -> None:
     """Run the hooks of the event just recorded. A failing hook is reported in
     one line and recorded as a ``hook-failed`` event; the event itself stays."""
-    from vibegit import lifecycle, store
-    from vibegit.model import Event
+    from vibegit import store
+    from vibegit.core import lifecycle
 
     event = written.event
     names = EVENT_HOOKS.get(event.name, ())
@@ -263,10 +263,7 @@ def after_event(h: Any, hooks: Hooks, previous: State | None, written: Any, env:
             warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
             continue
         what = outcome.describe(hooks.timeout)
-        failed = Event("hook-failed", what, task=event.task, details=(
-            f"Vibegit-Hook: {outcome.hook.name}",
-            f"Vibegit-Hook-Exit: {'timeout' if outcome.code is None else outcome.code}",
-            f"Vibegit-Hook-For: {event.name} {written.commit}",
-        ))
-        store.transact(h.repo, h.settings, h.config, env, lambda s, ev=failed: (lifecycle.touch(s, env), ev))
+        hook, code = outcome.hook.name, outcome.code
+        store.transact(h.repo, h.settings, h.config, env,
+                       lambda s: lifecycle.hook_failed(s, env, what, hook, code, event, written.commit))
         warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")

@@ -15,7 +15,7 @@ from filelock import FileLock
 
 from tests.conftest import git, init_repo, vg_proc
 from vibegit import git as vgit
-from vibegit.config import settings
+from vibegit.core.settings import settings
 from vibegit.store import lock_path, read_state
 
 KILLS = 200

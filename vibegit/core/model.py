@@ -181,6 +181,18 @@ class State:
 
 
 @dataclass(frozen=True)
+class Env:
+    """Facts of the moment an event happens, gathered by the caller."""
+
+    now: str
+    host: str = ""
+    worktree: str = ""
+    head: str | None = None
+    branch: str | None = None
+    new_session_id: str = ""
+
+
+@dataclass(frozen=True)
 class Event:
     """What one lifecycle step did: the commit message is made from it."""
 
@@ -188,3 +200,6 @@ class Event:
     summary: str
     task: str | None = None
     details: tuple[str, ...] = ()  # extra trailer lines, "Key: value"
+
+
+Result = tuple[State, Event]  # what every transition returns

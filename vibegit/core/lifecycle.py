@@ -1,29 +1,43 @@
-"""The lifecycle rules of SPEC §5: data in, data out.
+"""Every state transition (SPEC §5): data in, data out.
 
 Each function takes the current State and what happened, and returns the new
 State and the Event to record, or raises Refused (illegal transition) /
 BadInput (unknown task, bad value). No I/O here: the store writes.
+
+Here are the workflow's lifecycle, its tasks, context and checkpoints, the
+memory and what learning adds to it, the agent's session, and the events
+that other parts record (a failed user hook, a merge, a repair, a
+redaction), plus the rules that guard them: the takeover and the lock's
+consistency.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from dataclasses import replace
+from typing import Callable, NamedTuple
 
-from vibegit.errors import BadInput, Refused
-from vibegit.files import check_task_id, check_text
-from vibegit.model import (
+from vibegit.core.learn import DocChange
+from vibegit.core.model import (
     ACTIVE,
     Checkpoint,
+    Env,
     Event,
     Lock,
+    Memory,
+    MemoryCategory,
+    MemoryEntry,
     Mode,
     ModeType,
     Phase,
+    Result,
     State,
     Status,
     Task,
     TaskStatus,
     Workflow,
 )
+from vibegit.core.text import MAX_TEXT, check_task_id, check_text
+from vibegit.errors import OK, BadInput, Refused, VibegitError
 
 UNLOCK_CONDITIONS = (
     "all tasks done and the user confirmed (vibegit complete)",
@@ -32,28 +46,11 @@ UNLOCK_CONDITIONS = (
 )
 
 
-@dataclass(frozen=True)
-class Env:
-    """Facts of the moment an event happens, gathered by the caller."""
-
-    now: str
-    host: str = ""
-    worktree: str = ""
-    head: str | None = None
-    branch: str | None = None
-    new_session_id: str = ""
-
-
-Result = tuple[State, Event]
-
-
 def touch(state: State, env: Env, **changes: object) -> State:
     session = state.session
     if not session.id:
         session = replace(session, id=env.new_session_id, created_at=env.now)
     return replace(state, session=replace(session, updated_at=env.now), **changes)  # type: ignore[arg-type]
-
-
 
 
 def _describe(state: State) -> str:
@@ -331,3 +328,238 @@ def rewrite_checkpoint(state: State, env: Env, mapping: dict[str, str], command:
     old, new = point.commit, mapping[point.commit]
     moved = touch(state, env, checkpoint=replace(point, commit=new))
     return moved, Event("rewrite", f"checkpoint {old[:12]} -> {new[:12]} after {command}")
+
+
+# -- memory ---------------------------------------------------------------------
+
+CATEGORIES = tuple(c.value for c in MemoryCategory)
+_MEMORY_NUMBER = re.compile(r"M-(\d+)\Z")
+
+
+def category(value: str) -> MemoryCategory:
+    try:
+        return MemoryCategory(value.strip().lower().replace("-", "_"))
+    except ValueError:
+        raise BadInput(f"category {value!r:.40}: use one of {', '.join(CATEGORIES)}") from None
+
+
+def next_memory_ids(memory: Memory, count: int = 1) -> list[str]:
+    """Fresh ids after the highest M-NNN in use (hand-made ids are skipped)."""
+    numbers = [int(m.group(1)) for e in memory.entries if (m := _MEMORY_NUMBER.match(e.id))]
+    start = max(numbers, default=0) + 1
+    return [f"M-{n:03d}" for n in range(start, start + count)]
+
+
+def remembered_as(memory: Memory, cat: MemoryCategory, text: str) -> MemoryEntry | None:
+    """The entry that already says ``text`` (spacing and case aside), if any."""
+    key = " ".join(text.split()).casefold()
+    return next((e for e in memory.entries if e.category is cat and " ".join(e.text.split()).casefold() == key), None)
+
+
+def memory_add(state: State, env: Env, cat: MemoryCategory, text: str) -> Result:
+    text = check_text(text, "memory text", max_len=MAX_TEXT)
+    if not text:
+        raise BadInput("memory text: must not be empty")
+    same = remembered_as(state.memory, cat, text)
+    if same is not None:
+        raise Refused(f"already remembered as {same.id}")
+    entry = MemoryEntry(next_memory_ids(state.memory)[0], cat, text, created_at=env.now)
+    memory = replace(state.memory, entries=(*state.memory.entries, entry))
+    return touch(state, env, memory=memory), Event("memory-add", f"{entry.id} {cat.value}: {text}")
+
+
+def memory_remove(state: State, env: Env, entry_id: str) -> Result:
+    entry = next((e for e in state.memory.entries if e.id == entry_id), None)
+    if entry is None:
+        known = ", ".join(e.id for e in state.memory.entries[:20]) or "none yet"
+        raise BadInput(f"unknown memory {entry_id!r:.40} (known: {known}); see 'vibegit memory list'")
+    memory = replace(state.memory, entries=tuple(e for e in state.memory.entries if e.id != entry_id))
+    summary = f"{entry.id} {entry.category.value}: {entry.text}"
+    return touch(state, env, memory=memory), Event("memory-remove", summary)
+
+
+class NothingNew(VibegitError):
+    """Raised inside the transaction when another process learned it first."""
+
+    code = OK
+
+
+def learn(state: State, env: Env, changes: tuple[DocChange, ...]) -> Result:
+    """Replace each changed doc's entries; unchanged items keep their ids."""
+    memory = state.memory
+    learned = dict(memory.learned)
+    entries = list(memory.entries)
+    parts: list[str] = []
+    for change in changes:
+        if learned.get(change.path) == change.oid:
+            continue
+        old = {(e.heading, e.text): e for e in entries if e.source == change.path}
+        entries = [e for e in entries if e.source != change.path]
+        fresh = [i for i in dict.fromkeys(change.items) if (i.heading, i.text) not in old]
+        ids = iter(next_memory_ids(replace(memory, entries=tuple(entries) + tuple(old.values())), len(fresh)))
+        kept = 0
+        for item in dict.fromkeys(change.items):
+            prior = old.get((item.heading, item.text))
+            if prior is not None:
+                entries.append(prior)
+                kept += 1
+            else:
+                entries.append(
+                    MemoryEntry(
+                        next(ids),
+                        MemoryCategory.PROJECT_KNOWLEDGE,
+                        item.text,
+                        created_at=env.now,
+                        source=change.path,
+                        heading=item.heading,
+                    )
+                )
+        if change.oid is None:
+            learned.pop(change.path, None)
+            parts.append(f"{change.path} gone (-{len(old)})")
+        else:
+            learned[change.path] = change.oid
+            parts.append(f"{change.path} +{len(fresh)} -{len(old) - kept}")
+    if not parts:
+        raise NothingNew("nothing new to learn")
+    new_memory = replace(memory, entries=tuple(entries), learned=learned)
+    return touch(state, env, memory=new_memory), Event("learn", "; ".join(parts))
+
+
+# -- events other parts record -------------------------------------------------------
+
+
+class Unchanged(VibegitError):
+    """Raised inside the transaction when the event would change nothing: no event."""
+
+    code = OK
+
+
+def agent_session(state: State, env: Env, session_id: str, agent: str, source: str) -> Result:
+    """The ``agent-session`` event: session.id becomes the agent's session id."""
+    if state.session.id == session_id:
+        raise Unchanged("the agent session is already the recorded one")
+    new = touch(replace(state, session=replace(state.session, id=session_id)), env)
+    how = f" ({source})" if source else ""
+    return new, Event(
+        "agent-session",
+        f"{agent} session {session_id}{how}",
+        details=(f"Vibegit-Agent: {agent}", f"Vibegit-Previous-Session: {state.session.id or 'none'}"),
+    )
+
+
+def hook_failed(state: State, env: Env, what: str, hook: str, exit_code: int | None, after: Event, commit: str) -> Result:
+    """A user's lifecycle hook failed after ``after`` was recorded as ``commit``."""
+    return touch(state, env), Event(
+        "hook-failed",
+        what,
+        task=after.task,
+        details=(
+            f"Vibegit-Hook: {hook}",
+            f"Vibegit-Hook-Exit: {'timeout' if exit_code is None else exit_code}",
+            f"Vibegit-Hook-For: {after.name} {commit}",
+        ),
+    )
+
+
+def merged(state: State, remote: str, decisions: list[str]) -> Result:
+    """The merge commit's event: the merged state, and every decision in a trailer."""
+    return state, Event(
+        "merge",
+        f"{remote} into here ({len(decisions)} decision(s))",
+        details=tuple(f"Vibegit-Decision: {d}" for d in decisions),
+    )
+
+
+def repaired(state: State, good: str, problem: str) -> Result:
+    """``doctor --repair``: the newest good state again, as a new event."""
+    return state, Event(
+        "repair", f"back to the state of {good[:10]} ({problem[:80]})", details=(f"Vibegit-Repaired-From: {good}",)
+    )
+
+
+def redacted(state: State, count: int, places: tuple[str, ...]) -> Result:
+    """``sync --redact``: what was replaced, on top of the rewritten events."""
+    return state, Event("redact", f"{count} value(s) that looked like credentials", details=places[:50])
+
+
+# -- rules that guard events ---------------------------------------------------------
+
+# Events a machine may still record after its workflow was taken over elsewhere.
+AFTER_TAKEOVER = frozenset({"resume", "abort", "unlock", "init", "merge", "repair", "redact"})
+
+
+class RemoteLock(NamedTuple):
+    """The lock of a fetched copy of the state branch, and how it relates to ours."""
+
+    ref: str
+    lock: Lock
+    holds_ours: bool  # that copy already holds every event of the local branch
+    behind_ours: bool  # the local branch already holds every event of that copy
+
+
+def taken_over(state: State, env: Env, remote_locks: list[RemoteLock]) -> str | None:
+    """Why an event here is refused because the workflow now runs on another
+    host, by the local state (after a sync) or a fetched copy (after a fetch)."""
+    if state.workflow.status is not Status.RUNNING:
+        return None
+    name = state.mode.workflow_name
+    lock = state.lock
+    if lock and lock.locked and lock.host and lock.host != env.host:
+        return (
+            f"workflow {name!r} was taken over on {lock.host}:{lock.worktree} at {lock.locked_at}; "
+            "this event was not recorded. 'vibegit resume' takes it back here "
+            "(after 'vibegit sync', so nothing done there is lost)"
+        )
+    for ref, other, holds_ours, behind_ours in remote_locks:
+        if not (other.locked and other.host and other.host != env.host and other.workflow == name):
+            continue
+        # Taken over when that copy already holds everything here, or, when both
+        # moved, when its lock is the newer one.
+        if holds_ours or (not behind_ours and (lock is None or other.locked_at > lock.locked_at)):
+            return (
+                f"workflow {name!r} was taken over on {other.host}:{other.worktree} at {other.locked_at} "
+                f"(seen on {ref}); this event was not recorded. 'vibegit sync' brings that state "
+                "here, then 'vibegit resume' takes it back"
+            )
+    return None
+
+
+Transition = Callable[[State], Result]
+
+
+def guarded(transition: Transition, env: Env, remote_locks: list[RemoteLock]) -> Transition:
+    """``transition``, refused when the workflow was taken over on another host;
+    the events that take it back or end it still go."""
+
+    def guard(state: State) -> Result:
+        why = taken_over(state, env, remote_locks)
+        if why is None:
+            return transition(state)
+        try:
+            new, event = transition(state)
+        except VibegitError:
+            raise Refused(why) from None  # the takeover is the news, not the event's own complaint
+        if event.name in AFTER_TAKEOVER:
+            return new, event
+        raise Refused(why)
+
+    return guard
+
+
+def lock_problems(state: State) -> list[str]:
+    """Where ``workflow.lock`` disagrees with the workflow's status."""
+    status, lock = state.workflow.status, state.lock
+    name = state.mode.workflow_name
+    if status is Status.RUNNING:
+        if lock is None or not lock.locked or lock.paused:
+            return [f"workflow {name!r} is running but workflow.lock is {'missing' if lock is None else 'not locked'}"]
+    elif status is Status.PAUSED:
+        if lock is None or lock.locked or not lock.paused:
+            missing = "missing" if lock is None else "not locked: false, paused: true"
+            return [f"workflow {name!r} is paused but workflow.lock is {missing}"]
+    elif lock is not None and lock.locked:
+        return [f"workflow.lock is held but the workflow is {status.value}"]
+    if lock is not None and name and lock.workflow != name:
+        return [f"workflow.lock names {lock.workflow!r}, session.yaml {name!r}"]
+    return []

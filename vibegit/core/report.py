@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from vibegit.files import lock_dict, session_dict
-from vibegit.model import MemoryCategory, State, Status, TaskStatus
+from vibegit.core.model import MemoryCategory, State, Status, TaskStatus
+from vibegit.core.schema import lock_dict, session_dict
 
 TEXT = {
     "en": {
@@ -234,3 +234,18 @@ def next_step(state: State, lang: str) -> str:
     return t["all_done"]
 
 
+def stop_reason(state: State) -> str:
+    """Why an agent may not end its turn yet, and what to do instead."""
+    name = state.mode.workflow_name
+    phase = state.mode.phase.value if state.mode.phase else "-"
+    step = f" step {state.mode.step}" if state.mode.step else ""
+    current = state.task(state.workflow.current_task or "")
+    task = f" Current task: {current.id}: {current.title}." if current else ""
+    return (
+        f"vibegit: workflow '{name}' is still running (phase {phase}{step}, "
+        f"{state.completed_tasks}/{state.total_tasks} tasks done).{task} "
+        f"Next step: {next_step(state, 'en')}. Keep going. Before ending your turn: "
+        "record progress with `vibegit context --last ... --next ...`; if you need the user, "
+        "record the question with `vibegit context --question ...` and ask it; to stop here, "
+        "`vibegit pause --action ...`; when every task is done and the user confirmed, `vibegit complete --yes`."
+    )

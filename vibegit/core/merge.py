@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
-from vibegit.model import State, Task, TaskStatus
+from vibegit.core.model import State, Task, TaskStatus
 
 TextMerge = Callable[[str, str, str], "tuple[str, bool]"]  # base, ours, theirs -> merged, conflicted
 ORDER = (TaskStatus.TODO, TaskStatus.DOING, TaskStatus.DONE)
@@ -238,3 +238,25 @@ def merge(
         fields = sorted({p.split(".")[0].split("[")[0] for p in ctx.taken})
         ctx.decisions.insert(0, f"from {ctx.there}: {', '.join(fields)} (changed there only)")
     return replace(merged, session=replace(merged.session, updated_at=now)), ctx.decisions
+
+
+T = TypeVar("T")
+
+
+def merge_files(
+    base: dict[str, T], ours: dict[str, T], theirs: dict[str, T], theirs_newer: bool, there: str, decisions: list[str]
+) -> list[T]:
+    """Files of the state tree that are not state files, by name: three-way, the newer side when both changed."""
+    out = []
+    for name in sorted(set(ours) | set(theirs)):
+        mine, other, was = ours.get(name), theirs.get(name), base.get(name)
+        if mine == other or other == was:
+            chosen = mine
+        elif mine == was:
+            chosen = other
+        else:
+            chosen = other if theirs_newer else mine
+            decisions.append(f"{name}: changed on both sides; kept the newer, from {there if theirs_newer else 'here'}")
+        if chosen is not None:
+            out.append(chosen)
+    return out

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from vibegit.errors import BadInput
-from vibegit.paths import check_relative_path
+from vibegit.core.text import check_relative_path
 
 DEFAULT_STATE_BRANCH = "vibegit/state"
 DEFAULT_MIRROR = "project_document/.ai_state"

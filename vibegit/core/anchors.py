@@ -7,12 +7,10 @@ old line number; failing that, the most similar line near it; else it is gone.
 from __future__ import annotations
 
 from difflib import SequenceMatcher
-from pathlib import Path
 from typing import NamedTuple
 
 MAX_TEXT = 200
 SIMILAR = 0.75  # a line this alike (difflib ratio) is the anchored line, edited
-MAX_BYTES = 4 << 20
 
 
 class Where(NamedTuple):
@@ -51,17 +49,3 @@ def relocate(lines: list[str], line: int, text: str | None) -> Where:
     if best is not None:
         return Where("similar", best[2])
     return Where("gone")
-
-
-def locate(top: Path, file: str | None, line: int | None, text: str | None) -> Where | None:
-    """The anchor in the working tree under ``top``; None without a file:line."""
-    if not file or not line:
-        return None
-    path = top / file
-    try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return Where("no-file") if not path.exists() else Where("unknown", line)
-        data = path.read_bytes()
-    except OSError:
-        return Where("unknown", line)
-    return relocate(data.decode("utf-8", errors="replace").splitlines(), line, text)

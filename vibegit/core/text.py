@@ -1,0 +1,57 @@
+"""Validation of text that arrives from outside: command arguments, state
+files, settings. Every check is one clear line naming what is wrong."""
+
+from __future__ import annotations
+
+import re
+
+from vibegit.errors import BadInput
+
+MAX_TEXT = 4000  # one field: goal, title, action, question
+TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+MEMORY_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+# Characters that end a line for str.splitlines() or YAML, and other controls.
+_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def bad_char(value: str, one_line: bool = True) -> str | None:
+    """The first control or line-breaking character of ``value``, if any."""
+    allowed = "\t" if one_line else "\t\n"
+    return next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
+
+
+def check_text(value: str, what: str, *, max_len: int = MAX_TEXT, one_line: bool = True) -> str:
+    """A user-given string: bounded, printable, one line where it must be."""
+    if len(value) > max_len:
+        raise BadInput(f"{what}: too long ({len(value)} characters, at most {max_len})")
+    bad = bad_char(value, one_line)
+    if bad is not None:
+        kind = "must be one line" if bad in "\r\n" or bad in _BREAKS else "holds a control character"
+        raise BadInput(f"{what}: {kind} ({bad!r})")
+    return value.strip() if one_line else value
+
+
+def check_task_id(task_id: str) -> str:
+    if not TASK_ID.match(task_id):
+        raise BadInput(f"task id {task_id[:40]!r}: use letters, digits, '.', '_' or '-' (like T-001), at most 64")
+    return task_id
+
+
+def check_relative_path(path: str, what: str) -> str:
+    """A path relative to the repository, inside it, outside .git, plain text."""
+    parts = path.replace("\\", "/").split("/")
+    if not path or path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path) or ".." in parts:
+        raise BadInput(f"{what}: {path[:80]!r} must be a path relative to the repository, inside it")
+    if any(ch in path for ch in "\0\n\r"):
+        raise BadInput(f"{what}: path holds a control character")
+    if parts[0] == ".git":
+        raise BadInput(f"{what}: {path[:80]!r} is inside .git, not the working tree")
+    return path
+
+
+def is_oid(text: object) -> bool:
+    """A full object id (sha1 or sha256), nothing else: ids read from state
+    files reach git command lines, where anything else could be an option."""
+    return isinstance(text, str) and _OID.fullmatch(text) is not None
