@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import Row, paired, ratio_row, run_cmd, table  # noqa: E402
-from vibegit import git, snapshot  # noqa: E402
+from vibegit.infra import git, snapshot  # noqa: E402
 
 BUDGET = 1.5
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 import pytest
 
 from tests.conftest import VG, git, vg_proc
-from vibegit import agents
+from vibegit.infra import agentfiles
 
 
 def claude_session_start(cwd: Path, source: str = "startup") -> dict[str, Any]:
@@ -132,7 +132,7 @@ def events(repo: Path) -> list[str]:
 
 
 def installed_command(repo: Path, agent: str, event: str) -> str:
-    data = json.loads((repo / agents.SPECS[agent].settings).read_text())
+    data = json.loads((repo / agentfiles.SPECS[agent].settings).read_text())
     for group in data["hooks"][event]:
         for handler in group.get("hooks", [group]):
             if "vibegit hook" in handler["command"]:

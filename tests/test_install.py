@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import VG, bare_origin, git, init_repo
 from tests.test_hooks import commit, run_git, start_workflow
-from vibegit import install
+from vibegit.infra import hookfiles as install
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER_HOOK = "#!/bin/sh\necho ran >> \"$(git rev-parse --show-toplevel)/../marker\"\n"
@@ -81,7 +81,7 @@ def test_choosing_hooks(repo: Path, vg: VG) -> None:
 def test_shipped_scripts_are_the_shims_with_vibegit_on_path() -> None:
     for name in install.HOOK_NAMES:
         shipped = ROOT / "hooks" / name
-        assert shipped.read_text() == install.script(name), f"hooks/{name} is stale: python -m vibegit.install"
+        assert shipped.read_text() == install.script(name), f"hooks/{name} is stale: python -m vibegit.infra.hookfiles"
         assert shipped.stat().st_mode & stat.S_IXUSR
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import MIRROR, VG, git
 from vibegit.errors import BadInput
-from vibegit.files import parse_memory, render_memory
+from vibegit.infra.formats import parse_memory, render_memory
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 
 

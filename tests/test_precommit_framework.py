@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import VG, git, state_ref
 from tests.test_hooks import commit, run_git, start_workflow
-from vibegit import install
+from vibegit.infra import hookfiles as install
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")

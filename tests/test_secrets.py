@@ -9,7 +9,7 @@ import pytest
 
 from tests.across import Machines, remote_with_laptop
 from tests.conftest import VG, git
-from vibegit.secretscan import redact_text, scan_text
+from vibegit.infra.secretscan import redact_text, scan_text
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import MIRROR, VG, git, state_ref, user_view
-from vibegit import git as vgit, snapshot
+from vibegit.infra import git as vgit, snapshot
 from vibegit.core import anchors
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import init_repo, git, vg_proc
 from vibegit.core import lifecycle
 from vibegit.errors import VibegitError
-from vibegit.files import parse_all, render_all
+from vibegit.infra.formats import parse_all, render_all
 from vibegit.core.model import Env
 from vibegit.core.model import Checkpoint, Phase, State, Status, TaskStatus
 

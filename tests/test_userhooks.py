@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import VG, git
-from vibegit import userhooks
+from vibegit.infra import userhooks
 
 PY = sys.executable
 

@@ -306,7 +306,7 @@ def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = 
         from vibegit import agents
 
         return agents.cmd_install(hook, agent, installing=True)
-    from vibegit import install as hooks
+    from vibegit.infra import hookfiles as hooks
 
     return hooks.install(hook or None)
 
@@ -321,7 +321,7 @@ def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] 
         from vibegit import agents
 
         return agents.cmd_install(hook, agent, installing=False)
-    from vibegit import install as hooks
+    from vibegit.infra import hookfiles as hooks
 
     return hooks.uninstall(hook or None)
 

@@ -9,18 +9,17 @@ import os
 import secrets
 import socket
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from vibegit import git, store
 from vibegit.core import lifecycle, report
+from vibegit.core.model import ACTIVE, Checkpoint, Env, Event, Phase, State, Status
 from vibegit.core.settings import Settings, settings
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.core.text import check_relative_path
-from vibegit.core.model import Env
-from vibegit.core.model import ACTIVE, Checkpoint, Event, Phase, State, Status
+from vibegit.infra import git, mirror, remote, snapshot, store, userhooks, worktree
+from vibegit.infra.formats import render_all
 
 
 @dataclass(frozen=True)
@@ -48,11 +47,6 @@ def now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def head_commit(repo: git.Repo) -> str | None:
-    proc = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False)
-    return proc.stdout.decode().strip() or None
-
-
 def this_host() -> str:
     """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
     return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
@@ -64,7 +58,7 @@ def env(h: Here) -> Env:
         now=stamp,
         host=this_host(),
         worktree=str(h.repo.toplevel),
-        head=head_commit(h.repo),
+        head=git.head_commit(h.repo),
         branch=git.head_branch(h.repo),
         new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
     )
@@ -78,37 +72,79 @@ def warn(text: str) -> None:
     print(f"vibegit: {text}", file=sys.stderr, flush=True)
 
 
+@dataclass
+class Written:
+    """One event as published."""
+
+    state: State
+    event: Event
+    commit: str
+    previous: State  # the state the event applied to (after any retry)
+    files: dict[str, str]  # the state files, as the mirror shows them
+    notices: list[str] = field(default_factory=list)
+
+
 def record(
     h: Here,
     transition: Callable[[State], tuple[State, Event]],
     e: Env | None = None,
     trees: dict[str, str | None] | None = None,
-) -> store.Written:
-    """Publish one event, say what happened in one line, then run the user's
-    lifecycle hooks for it (a broken hook configuration stops before writing)."""
-    from vibegit import userhooks
-
+    *,
+    announce: bool = True,
+    run_hooks: bool = True,
+) -> Written:
+    """The pipeline every event goes through: the takeover guard, the store
+    (one commit on the newest state, with the mirror's hand edits adopted),
+    the mirror, then the user's lifecycle hooks for it (a broken hook
+    configuration stops before anything is written)."""
     e = e or env(h)
-    hooks = userhooks.load(h.repo, h.config)
-    applied_to: list[State] = []
+    hooks = userhooks.load(h.repo, h.config) if run_hooks else userhooks.Hooks()
+    guarded = lifecycle.guarded(transition, e, remote.remote_locks(h.repo, h.settings, e))
 
-    def transition_seen(s: State) -> tuple[State, Event]:
-        applied_to[:] = [s]  # the state the event really applied to (after CAS retries)
-        return transition(s)
+    def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:
+        loaded = store.load(h.repo, cat, h.settings, head)
+        notices: list[str] = []
+        state = mirror.adopt(h.repo, h.settings, cat, loaded, notices)
+        new, event = guarded(state)
+        files = render_all(new)
+        tree = store.build_tree(h.repo, loaded.tree, files, trees)
+        commit = store.commit(h.repo, h.config, e, tree, [loaded.head] if loaded.head else [], event, new)
+        return commit, f"vibegit: {event.name}", Written(new, event, commit, state, files, notices)
 
-    from vibegit import sync  # a workflow taken over on another machine refuses this one's events
+    def show(written: Written) -> None:
+        mirror.write(h.repo, h.settings, written.commit, written.files, written.notices)
 
-    guarded = lifecycle.guarded(transition_seen if hooks else transition, e, sync.remote_locks(h.repo, h.settings, e))
-    written = store.transact(h.repo, h.settings, h.config, e, guarded, trees)
+    written = store.publish(h.repo, h.settings, build, show)
     for notice in written.notices:
         warn(notice)
-    say(f"✔ {written.event.name}: {written.event.summary}  [{h.settings.state_branch} {written.commit[:10]}]")
+    if announce:
+        say(f"✔ {written.event.name}: {written.event.summary}  [{h.settings.state_branch} {written.commit[:10]}]")
     if hooks:
-        userhooks.after_event(h, hooks, applied_to[-1] if applied_to else None, written, e, warn)
+        _run_hooks(h, hooks, written, e)
     return written
 
 
-def event(rule: Callable[..., tuple[State, Event]], *args: object) -> store.Written:
+def _run_hooks(h: Here, hooks: userhooks.Hooks, written: Written, e: Env) -> None:
+    """Run the hooks of the event just recorded. A failing hook is reported in
+    one line and recorded as a ``hook-failed`` event; the event itself stays."""
+    event = written.event
+    names = userhooks.EVENT_HOOKS.get(event.name, ())
+    if not any(hooks.commands.get(name) for name in names):
+        return
+    data = userhooks.payload(written.state, event.name, event.summary, event.task, written.commit, e.head, h.repo,
+                             written.previous)
+    for outcome in userhooks.run(hooks, names, data, h.repo):
+        if outcome.ok:
+            warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
+            continue
+        what = outcome.describe(hooks.timeout)
+        hook, code = outcome.hook.name, outcome.code
+        record(h, lambda s: lifecycle.hook_failed(s, e, what, hook, code, event, written.commit), e,
+               announce=False, run_hooks=False)
+        warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")
+
+
+def event(rule: Callable[..., tuple[State, Event]], *args: object) -> Written:
     """Record ``rule(state, env, *args)`` on the newest state, with this moment's facts."""
     h = here()
     e = env(h)
@@ -118,8 +154,6 @@ def event(rule: Callable[..., tuple[State, Event]], *args: object) -> store.Writ
 def _print_report(h: Here, state: State, lang: str | None, head: str | None) -> None:
     """The report (in ``lang``, else the vibegit.lang setting), with where the
     anchor and snapshot stand now."""
-    from vibegit import snapshot
-
     observed = snapshot.observe(h.repo, state)
     say(report.render(state, lang or h.settings.lang, head, observed).rstrip("\n"))
 
@@ -194,41 +228,15 @@ def context(last: str | None, next_: str | None, question: str | None, answer: i
     return OK
 
 
-def anchor(h: Here, file: str | None, line: int | None, action: str | None) -> Checkpoint:
-    """A checkpoint position checked against the working tree."""
-    action = action or ""  # checked by the lifecycle rule
-    if file is None:
-        if line is not None:
-            raise BadInput("--line needs --file")
-        return Checkpoint(action=action)
-    top = h.repo.toplevel.resolve()
-    path = (Path.cwd() / file).resolve() if not os.path.isabs(file) else Path(file).resolve()
-    if top not in path.parents:
-        raise BadInput(f"--file {file}: is outside the repository {top}")
-    rel = check_relative_path(path.relative_to(top).as_posix(), f"--file {file}")
-    if not path.is_file():
-        raise BadInput(f"--file {file}: no such file in the working tree")
-    if line is None:
-        return Checkpoint(file=rel, action=action)
-    with path.open("rb") as f:
-        lines = f.read().splitlines()
-    if not 1 <= line <= len(lines):
-        raise BadInput(f"--line {line}: {rel} has {len(lines)} line(s)")
-    text = lines[line - 1].decode("utf-8", errors="replace").strip()[:200]
-    return Checkpoint(file=rel, line=line, line_text=text, action=action)
-
-
 def _snapshot(h: Here, point: Checkpoint, skip: bool) -> tuple[Checkpoint, dict[str, str | None]]:
     """The checkpoint with its snapshot of uncommitted work (none when clean or skipped)."""
-    from vibegit import snapshot
-
     tree = None if skip else snapshot.take(h.repo)
-    return replace(point, snapshot=tree), {snapshot.ENTRY: tree}
+    return replace(point, snapshot=tree), {store.SNAPSHOT: tree}
 
 
 def checkpoint(file: str | None, line: int | None, action: str | None, no_snapshot: bool = False) -> int:
     h = here()
-    point = anchor(h, file, line, action)
+    point = worktree.anchor(h.repo.toplevel, file, line, action)
     e = env(h)
     point, trees = _snapshot(h, point, no_snapshot)
     record(h, lambda s: lifecycle.checkpoint(s, e, point), e, trees)
@@ -246,17 +254,17 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
 def pause(action: str | None, lang: str | None, no_snapshot: bool = False) -> int:
     h = here()
     e = env(h)
-    point, trees = _snapshot(h, anchor(h, None, None, action), no_snapshot)
+    point, trees = _snapshot(h, worktree.anchor(h.repo.toplevel, None, None, action), no_snapshot)
     written = record(h, lambda s: lifecycle.pause(s, e, _keep_position(s, point)), e, trees)
     _print_report(h, written.state, lang, e.head)
     return OK
 
 
-def resume(lang: str | None, checkout: bool = False, force: bool = False, remote: str | None = None) -> int:
+def resume(lang: str | None, checkout: bool = False, force: bool = False, given: str | None = None) -> int:
     from vibegit import sync
 
     h = here()
-    sync.ensure_local_state(h.repo, h.settings, remote, say)  # a fresh clone: take the remote's
+    sync.ensure_local_state(h.repo, h.settings, given, say)  # a fresh clone: take the remote's
     e = env(h)
     state = store.read_state(h.repo, h.settings).state
     lock = state.lock
@@ -265,7 +273,7 @@ def resume(lang: str | None, checkout: bool = False, force: bool = False, remote
         _print_report(h, state, lang, e.head)
         return OK
     lifecycle.resume(state, e)  # refuse before any file is touched
-    sync.arrive(h.repo, h.settings, state, e, checkout=checkout, force=force, remote=remote, say=say)
+    sync.arrive(h.repo, h.settings, state, e, checkout=checkout, force=force, given=given, say=say)
     e = env(h)  # --checkout may have moved HEAD
     written = record(h, lambda s: lifecycle.resume(s, e), e)
     _print_report(h, written.state, lang, e.head)
@@ -283,7 +291,7 @@ def status(as_json: bool, lang: str | None) -> int:
         last = f" (last: {name!r}, {state.workflow.status.value})" if name else ""
         say(f"No workflow is active{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
         return OK
-    _print_report(h, state, lang, head_commit(h.repo))
+    _print_report(h, state, lang, git.head_commit(h.repo))
     return OK
 
 
@@ -298,11 +306,9 @@ def complete(yes: bool) -> int:
     h = here()
     state = store.read_state(h.repo, h.settings).state
     lifecycle.check_can_complete(state)
-    from vibegit import userhooks
-
     hooks = userhooks.load(h.repo, h.config)
     if hooks.commands.get("onBeforeComplete"):
-        data = userhooks.payload(state, "complete", "before complete", None, None, head_commit(h.repo), h.repo)
+        data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(h.repo), h.repo)
         userhooks.before_complete(hooks, data, h.repo, lambda text: print(text, file=sys.stderr, flush=True))
     if not yes and not confirm(
         f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"

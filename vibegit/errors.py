@@ -1,5 +1,15 @@
-"""The one error family: each known error is one line and an exit code."""
+"""The one error family: each known error is one line and an exit code;
+anything else is logged with versions to a file the user is pointed to."""
+
 from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from vibegit import __version__
 
 OK = 0
 REFUSED = 1  # refused by the rules: illegal transition, commit blocked, declined
@@ -25,3 +35,22 @@ class GitError(VibegitError):
     """A git command failed where it should not have."""
 
     code = UNEXPECTED
+
+
+def log_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "vibegit" / "error.log"
+
+
+def log_unexpected(argv: list[str]) -> str:
+    """Append the current exception's traceback to the error log; the log's path, to show."""
+    path = log_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as f:
+            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit {__version__} "
+                    f"python {sys.version.split()[0]} argv {argv!r}\n")
+            f.write(traceback.format_exc())
+        return str(path)
+    except OSError:
+        return "(could not write a log)"

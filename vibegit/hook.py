@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable
 
-from vibegit import git
+from vibegit.infra import git
 from vibegit.core.settings import Settings, settings
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 
@@ -40,7 +40,7 @@ def _here() -> tuple[git.Repo, Settings]:
 
 
 def pre_commit(args: list[str]) -> int:
-    from vibegit import store
+    from vibegit.infra import store
 
     repo, conf = _here()
     state = store.read_state(repo, conf).state
@@ -87,7 +87,7 @@ def post_checkout(args: list[str]) -> int:
         flag = os.environ.get("PRE_COMMIT_CHECKOUT_TYPE", "1")
     if flag != "1":
         return OK
-    from vibegit import store
+    from vibegit.infra import store
     from vibegit.core import report
 
     repo, conf = _here()
@@ -99,7 +99,7 @@ def post_checkout(args: list[str]) -> int:
 
 def _observe(repo: git.Repo, state: State) -> Observed | None:
     """Where the anchor and snapshot stand now; the report goes out without it if that fails."""
-    from vibegit import snapshot
+    from vibegit.infra import snapshot
 
     try:
         return snapshot.observe(repo, state, compare=False)  # no working-tree scan on every checkout
@@ -142,7 +142,7 @@ def pre_push(args: list[str]) -> int:
     ref = conf.state_ref
     if not remote:
         return OK
-    from vibegit import secretscan  # secrets stay home: stdlib and git only
+    from vibegit.infra import secretscan  # secrets stay home: stdlib and git only
 
     if ref in refs or conf.state_branch in refs:  # the user's push carries the state branch itself
         refusal = secretscan.check(repo, conf)
@@ -209,7 +209,8 @@ def _mapping_from_history(repo: git.Repo, command: str, commit: str) -> dict[str
 
 
 def post_rewrite(args: list[str]) -> int:
-    from vibegit import commands, store
+    from vibegit import commands
+    from vibegit.infra import store
     from vibegit.core import lifecycle
     from vibegit.errors import Refused
     from vibegit.core.model import ACTIVE
@@ -262,7 +263,7 @@ def main(argv: list[str]) -> int:
     except VibegitError as err:
         print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
-        from vibegit.main import log_unexpected
+        from vibegit.errors import log_unexpected
 
         where = log_unexpected(["hook", *argv])
         print(f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",

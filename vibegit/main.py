@@ -1,33 +1,10 @@
 """The console entry point: the hook fast path, or the CLI, and the one
-place where unexpected errors become one line, a log file and exit 3."""
+place where errors become one line (and, when unexpected, a log file and exit 3)."""
 from __future__ import annotations
 
-import os
 import sys
-import time
-import traceback
-from pathlib import Path
 
-from vibegit import __version__
-from vibegit.errors import UNEXPECTED, VibegitError
-
-
-def log_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "vibegit" / "error.log"
-
-
-def log_unexpected(argv: list[str]) -> str:
-    path = log_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as f:
-            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit {__version__} "
-                    f"python {sys.version.split()[0]} argv {argv!r}\n")
-            f.write(traceback.format_exc())
-        return str(path)
-    except OSError:
-        return "(could not write a log)"
+from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 
 
 def main(argv: list[str] | None = None) -> int:

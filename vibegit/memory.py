@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from vibegit import store
+from vibegit.infra import store
 from vibegit.core import lifecycle, report
 from vibegit.core.model import MemoryCategory
 from vibegit.core.schema import entry_dict

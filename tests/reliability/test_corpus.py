@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import MIRROR, VG, git, state_ref, user_view
 from vibegit.errors import VibegitError
-from vibegit.files import PARSERS
+from vibegit.infra.formats import PARSERS
 
 CORPUS = sorted((Path(__file__).parent / "corpus").iterdir())
 TARGETS = ("session.yaml", "kanban.md", "active_context.md", "workflow.lock", "memory.yaml", "args.json")

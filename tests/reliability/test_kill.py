@@ -14,9 +14,9 @@ from pathlib import Path
 from filelock import FileLock
 
 from tests.conftest import git, init_repo, vg_proc
-from vibegit import git as vgit
+from vibegit.infra import git as vgit
 from vibegit.core.settings import settings
-from vibegit.store import lock_path, read_state
+from vibegit.infra.store import lock_path, read_state
 
 KILLS = 200
 

@@ -22,10 +22,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from vibegit import git
-from vibegit.errors import BadInput, Refused
-from vibegit.files import YamlDoc
 from vibegit.core.model import State
+from vibegit.errors import BadInput, Refused
+from vibegit.infra import git
+from vibegit.infra.formats import YamlDoc
 
 HOOK_NAMES = (
     "onInit",
@@ -245,25 +245,3 @@ def before_complete(hooks: Hooks, data: dict[str, Any], repo: git.Repo, show: An
             show(outcome.output.rstrip("\n")[-4000:])
             raise Refused(f"hook {outcome.describe(hooks.timeout)}; the workflow keeps running "
                           "(fix it, then 'vibegit complete' again)")
-
-
-def after_event(h: Any, hooks: Hooks, previous: State | None, written: Any, env: Any, warn: Any) -> None:
-    """Run the hooks of the event just recorded. A failing hook is reported in
-    one line and recorded as a ``hook-failed`` event; the event itself stays."""
-    from vibegit import store
-    from vibegit.core import lifecycle
-
-    event = written.event
-    names = EVENT_HOOKS.get(event.name, ())
-    if not any(hooks.commands.get(name) for name in names):
-        return
-    data = payload(written.state, event.name, event.summary, event.task, written.commit, env.head, h.repo, previous)
-    for outcome in run(hooks, names, data, h.repo):
-        if outcome.ok:
-            warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
-            continue
-        what = outcome.describe(hooks.timeout)
-        hook, code = outcome.hook.name, outcome.code
-        store.transact(h.repo, h.settings, h.config, env,
-                       lambda s: lifecycle.hook_failed(s, env, what, hook, code, event, written.commit))
-        warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Callable
 
-from vibegit import git
+from vibegit.core.model import State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput
-from vibegit.files import (
+from vibegit.infra import git
+from vibegit.infra.formats import (
     CHECKPOINT,
     CONTEXT,
     KANBAN,
@@ -29,13 +30,11 @@ from vibegit.files import (
     parse_kanban,
     parse_lock,
     parse_memory,
+    PARSERS,
     parse_session,
 )
-from vibegit.core.model import State
-from vibegit.paths import write_atomic
-
-if TYPE_CHECKING:
-    from vibegit.store import Loaded
+from vibegit.infra.fs import write_atomic
+from vibegit.infra.store import Loaded, read_files
 
 MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows
 
@@ -70,8 +69,6 @@ def _read(path: Path, rel: str) -> bytes | None:
 
 def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, notices: list[str]) -> State:
     """The branch state with the mirror's hand edits applied (validated)."""
-    from vibegit.store import read_files
-
     marker = _marker(repo)
     base = marker.read_text().strip() if marker.is_file() else ""
     mdir = directory(repo, settings)
@@ -180,3 +177,51 @@ def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
     exclude.parent.mkdir(parents=True, exist_ok=True)
     with exclude.open("a") as f:
         f.write(("" if not text or text.endswith("\n") else "\n") + "# vibegit state mirror\n" + line + "\n")
+
+
+def show(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say: Callable[[str], None]) -> None:
+    """Write ``commit``'s state to the mirror unless it holds hand edits not adopted yet
+    (the next event adopts them, or keeps them beside when they conflict)."""
+    marker = _marker(repo)
+    base = marker.read_text().strip() if marker.is_file() else ""
+    try:
+        mdir = directory(repo, settings)
+    except BadInput:
+        return
+    if base and mdir.is_dir() and cat.get(base) is not None:
+        files = read_files(repo, cat, base)[1]
+        for name in STATE_FILES:
+            path = mdir / name
+            if path.is_file() and not path.is_symlink() and path.read_bytes() != files.get(name):
+                say(
+                    f"{settings.mirror_dir}/{name} has edits of yours; the mirror is left as it is "
+                    "until the next event adopts them."
+                )
+                return
+    rewrite(repo, settings, cat, commit, say)
+
+
+def rewrite(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say: Callable[[str], None]) -> None:
+    """Write ``commit``'s state to the mirror, whatever it holds."""
+    files = read_files(repo, cat, commit)[1]
+    notices: list[str] = []
+    write(repo, settings, commit, {k: v.decode("utf-8", errors="replace") for k, v in files.items()}, notices)
+    for notice in notices:
+        say(notice)
+
+
+def problems(repo: git.Repo, settings: Settings) -> list[tuple[Path, str]]:
+    """Mirror files that do not parse, with why."""
+    try:
+        mdir = directory(repo, settings)
+    except BadInput as err:
+        return [(repo.toplevel / settings.mirror_dir, str(err))]
+    found = []
+    for name, parse in PARSERS.items():
+        path = mdir / name
+        if path.is_file() and not path.is_symlink():
+            try:
+                parse(path.read_bytes(), f"{settings.mirror_dir}/{name}")
+            except BadInput as err:
+                found.append((path, str(err)))
+    return found

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
 from collections import Counter
 from typing import Iterator, NamedTuple
 
-from vibegit import git
 from vibegit.core.settings import Settings
 from vibegit.errors import GitError
+from vibegit.infra import git
 
 MAX_BLOB = 2 << 20  # larger blobs are data, not configuration
 REDACTED = "[REDACTED]"
@@ -140,20 +139,16 @@ def _new_objects(repo: git.Repo, tip: str, settings: Settings) -> tuple[list[str
 
 def scan(repo: git.Repo, settings: Settings, tip: str | None = None) -> list[Finding]:
     """Credentials in what pushing the state branch would send."""
-    tip = tip or repo.git("rev-parse", "-q", "--verify", settings.state_ref, check=False).stdout.decode().strip()
+    tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
     commits, named = _new_objects(repo, tip, settings)
     findings: list[Finding] = []
     if not commits and not named:
         return findings
-    check = subprocess.run(["git", "cat-file", "--batch-check"], cwd=repo.toplevel, check=False,
-                           input="".join(f"{oid}\n" for oid, _ in named).encode(), stdout=subprocess.PIPE)
-    blobs = []
-    for (oid, path), line in zip(named, check.stdout.decode().splitlines()):
-        parts = line.split()
-        if len(parts) == 3 and parts[1] == "blob" and int(parts[2]) <= MAX_BLOB:
-            blobs.append((oid, path))
+    sizes = git.object_sizes(repo, [oid for oid, _ in named])
+    blobs = [(oid, path) for (oid, path), found in zip(named, sizes)
+             if found is not None and found[0] == "blob" and found[1] <= MAX_BLOB]
     with git.CatFile(repo) as cat:
         for oid, path in blobs:
             found = cat.get(oid)

@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
-from vibegit import git
+from vibegit.core.model import State
+from vibegit.core.report import Observed
 from vibegit.errors import BadInput, GitError, Refused
-
-if TYPE_CHECKING:
-    from vibegit.core.model import State
-    from vibegit.core.report import Observed
-
-ENTRY = "snapshot"  # the tree entry of the state commit
+from vibegit.infra import git
+from vibegit.infra.worktree import locate
 
 
 def _env(index: Path) -> dict[str, str]:
@@ -65,8 +61,7 @@ def working_tree(repo: git.Repo) -> str:
 def take(repo: git.Repo) -> str | None:
     """A snapshot of uncommitted work, or None when the tree equals HEAD's."""
     # HEAD's tree is read while ``git add`` runs: the checkpoint is latency-bound.
-    head = subprocess.Popen(["git", "rev-parse", "-q", "--verify", "HEAD^{tree}"], cwd=repo.toplevel,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    head = git.spawn(repo, "rev-parse", "-q", "--verify", "HEAD^{tree}")
     try:
         tree = working_tree(repo)
     except GitError as err:
@@ -99,16 +94,7 @@ def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
 
 
 def head_tree(repo: git.Repo) -> str:
-    proc = repo.git("rev-parse", "-q", "--verify", "HEAD^{tree}", check=False)
-    return proc.stdout.decode().strip() or empty_tree(repo)
-
-
-def commit_tree(repo: git.Repo, commit: str | None) -> str | None:
-    """The tree of ``commit``, None when it is not in this repository."""
-    if not git.is_oid(commit):
-        return None
-    proc = repo.git("rev-parse", "-q", "--verify", f"{commit}^{{tree}}", check=False)
-    return proc.stdout.decode().strip() or None
+    return git.head_tree(repo) or empty_tree(repo)
 
 
 def matches(repo: git.Repo, snapshot: str) -> bool:
@@ -200,10 +186,10 @@ def plan(repo: git.Repo, snapshot: str, base: str | None) -> Plan:
 def save_local(repo: git.Repo, paths: list[str], why: str) -> str:
     """Stash the local versions of ``paths`` (tracked, untracked or ignored)
     and return where they went; the only place vibegit writes the stash."""
-    before = repo.git("rev-parse", "-q", "--verify", "refs/stash", check=False).stdout.decode().strip()
+    before = git.resolve(repo, "refs/stash")
     specs = [f":(literal){p}" for p in paths]
     repo.git("stash", "push", "--all", "-q", "-m", why, "--", *specs)
-    after = repo.git("rev-parse", "-q", "--verify", "refs/stash", check=False).stdout.decode().strip()
+    after = git.resolve(repo, "refs/stash")
     if not after or after == before:
         raise GitError("git stash push saved nothing; restore stopped before writing any file")
     return after
@@ -246,9 +232,6 @@ def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | No
     """Where the checkpoint's line is now and, with ``compare``, whether its
     snapshot matches the working tree (that scans the working tree, so the
     git hooks leave it out); None without a checkpoint."""
-    from vibegit.core.report import Observed
-    from vibegit.worktree import locate
-
     k = state.checkpoint
     if k is None:
         return None

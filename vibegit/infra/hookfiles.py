@@ -17,139 +17,45 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
-from vibegit import __version__, git
+from vibegit import __version__
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.paths import write_atomic
+from vibegit.infra import git
+from vibegit.infra.fs import write_atomic
 
 HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
 MARK = "# vibegit-hook: "  # the second line of every shim we write
 CREATED = "# vibegit-created-dirs: "
 CHAINED = ".vibegit-chained"
 
-# Run by the baked interpreter: a vibegit that cannot even be imported is one line, not a failed commit.
-BOOT = (
-    "import sys\n"
-    "try:\n"
-    "    from vibegit.main import main\n"
-    "    import vibegit.hook\n"
-    "except Exception as err:\n"
-    '    sys.stderr.write("vibegit: %s hook skipped: cannot import vibegit with %s (%s); '
-    'reinstall it, or run vibegit uninstall\\n" % (sys.argv[1], sys.executable, err))\n'
-    "    sys.exit(0)\n"
-    'sys.exit(main(["hook"] + sys.argv[1:]))\n'
-)
 
-HEAD = """\
-#!/bin/sh
-{mark}{name}
-{created}# Written by 'vibegit install'; 'vibegit uninstall' removes it and puts back
-# the hook it chained, if any ({name}{chained_suffix} beside this file).
-# The state branch is asked in sh first, so git pays no Python start-up
-# when no workflow is active.
-VIBEGIT_PYTHON={python}
-hook={name}
-case $0 in */*) chained=${{0%/*}}/$hook{chained_suffix} ;; *) chained=./$hook{chained_suffix} ;; esac
-[ -x "$chained" ] || chained=
 
-state_branch() {{
-	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
-	branch=refs/heads/vibegit/state
-	git config --get vibegit.stateBranch >/dev/null || return 0  # unset: no subshell to read it
-	branch=$(git config --get vibegit.stateBranch)
-	branch=refs/heads/${{branch#refs/heads/}}
-}}
-
-run_vibegit() {{
-	if [ -n "$VIBEGIT_PYTHON" ] && [ -x "$VIBEGIT_PYTHON" ]; then
-		"$VIBEGIT_PYTHON" -c '{boot}' "$hook" "$@"
-	elif command -v vibegit >/dev/null 2>&1; then
-		command vibegit hook "$hook" "$@"
-	else
-		echo "vibegit: $hook hook skipped: vibegit not found (${{VIBEGIT_PYTHON:-no interpreter recorded}}, none on PATH); reinstall it, or run 'vibegit uninstall'" >&2
-	fi
-}}
-
-check() {{  # only the lock check's own refusal may fail the git command
-	wanted "$@" || return 0
-	run_vibegit "$@"
-	rc=$?
-	case $hook:$rc in
-	*:0) return 0 ;;
-	pre-commit:1|pre-push:1) exit 1 ;;  # the lock check; credentials in the pushed state branch
-	esac
-	echo "vibegit: $hook hook exited $rc; git goes on" >&2
-}}
-"""
-
-TAIL = {
-    "pre-commit": """
-wanted() {  # a lock file exists only while a workflow runs or is paused
-	state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
-}
-
-check "$@"
-[ -z "$chained" ] || exec "$chained" "$@"
-exit 0
-""",
-    "post-checkout": """
-wanted() {  # branch checkouts only (flag 1); file checkouts stay silent
-	[ "$3" = 1 ] && state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
-}
-
-check "$@"
-[ -z "$chained" ] || exec "$chained" "$@"
-exit 0
-""",
-    "post-rewrite": """
-wanted() {
-	state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
-}
-
-if [ -z "$chained" ]; then
-	check "$@"
-	exit 0
-fi
-input=$(cat; echo .)  # both read git's "<old> <new>" lines
-input=${input%.}
-printf '%s' "$input" | check "$@"
-printf '%s' "$input" | "$chained" "$@"
-""",
-    "pre-push": """
-wanted() {  # the state branch travels whenever it exists
-	state_branch && git rev-parse -q --verify "$branch^{commit}" >/dev/null
-}
-
-if [ -z "$chained" ]; then
-	check "$@"
-	exit 0
-fi
-input=$(cat; echo .)  # both read git's ref lines; the state goes only if the chained hook agrees
-input=${input%.}
-printf '%s' "$input" | "$chained" "$@" || exit $?
-printf '%s' "$input" | check "$@" || exit 1  # check runs in a subshell here: pass its refusal on
-exit 0
-""",
-}
+def _resource(name: str) -> str:
+    return (resources.files("vibegit.infra") / "shims" / name).read_text(encoding="utf-8")
 
 
 def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
-    """The shim for hook ``name``; ``python`` empty means ``vibegit`` on PATH."""
-    if "'" in BOOT:
-        raise AssertionError("BOOT must fit in single quotes")
-    return HEAD.format(
-        mark=MARK,
-        name=name,
-        created=f"{CREATED}{json.dumps(list(created))}\n" if created else "",
-        chained_suffix=CHAINED,
-        python=shlex.quote(python),
-        boot=BOOT,
-    ) + TAIL[name]
+    """The shim for hook ``name`` (shims/head.sh, then shims/NAME.sh); ``python``
+    empty means ``vibegit`` on PATH."""
+    boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
+    if "'" in boot:
+        raise AssertionError("shims/boot.py must fit in single quotes")
+    values = {
+        "@NAME@": name,
+        "@CREATED@": f"{CREATED}{json.dumps(list(created))}\n" if created else "",
+        "@CHAINED@": CHAINED,
+        "@PYTHON@": shlex.quote(python),
+        "@BOOT@": boot,
+    }
+    text = _resource("head.sh") + _resource(f"{name}.sh")
+    return re.sub("|".join(values), lambda m: values[m.group(0)], text)
 
 
 def hooks_dir(cwd: Path | None = None) -> Path:
@@ -310,5 +216,5 @@ def write_shipped(directory: Path) -> None:
         write_atomic(directory / name, script(name).encode(), 0o755)
 
 
-if __name__ == "__main__":  # python -m vibegit.install, from the repository root
+if __name__ == "__main__":  # python -m vibegit.infra.hookfiles, from the repository root
     write_shipped(Path("hooks"))

@@ -1,14 +1,15 @@
-"""The git object layer: one subprocess helper, small named git needs.
+"""Git: the one module that starts git, with a small named function per need.
 
 Objects of the state branch are written straight into the object store (as
 git-revise and dulwich do) so an event costs no subprocess per object; refs
-move only by ``git update-ref NEW OLD``, a compare-and-swap.
+move only by ``git update-ref NEW OLD``, a compare-and-swap. GitPython serves
+where parsing would be ours to write (remotes and upstreams, the reflog),
+always off the hook path, imported inside the function that needs it.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import subprocess
 import tempfile
 import time
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 
 # Variables git exports to hooks that would point our git calls elsewhere.
@@ -35,14 +37,7 @@ REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branc
 FALLBACK_NAME = "vibegit"
 FALLBACK_EMAIL = "vibegit@localhost"
 
-
-_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-
-
-def is_oid(text: object) -> bool:
-    """A full object id (sha1 or sha256), nothing else: ids read from state
-    files reach git command lines, where anything else could be an option."""
-    return isinstance(text, str) and _OID.fullmatch(text) is not None
+__all__ = ["is_oid"]  # re-exported: callers that check ids before git sees them
 
 
 def run(
@@ -306,3 +301,127 @@ def push_ref(repo: Repo, ref: str, remote: str) -> Pushed:
     flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
     return Pushed(proc.returncode == 0, flags, reason(proc))
 
+
+
+def network_env() -> dict[str, str]:
+    """For git talking to a remote: never prompt, and vibegit's own hooks stay quiet."""
+    return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
+
+
+def spawn(repo: Repo, *args: str) -> subprocess.Popen[bytes]:
+    """Start ``git ARGS`` and go on; the caller reads its stdout (stderr is dropped)."""
+    return subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+def resolve(repo: Repo, rev: str) -> str | None:
+    """The object id ``rev`` names, or None (``rev-parse -q --verify``)."""
+    return repo.git("rev-parse", "-q", "--verify", rev, check=False).stdout.decode().strip() or None
+
+
+def commit_of(repo: Repo, rev: str) -> str | None:
+    """The commit ``rev`` names, or None."""
+    return resolve(repo, f"{rev}^{{commit}}")
+
+
+def tree_of(repo: Repo, commit: str | None) -> str | None:
+    """The tree of ``commit`` (an object id), None when it is not in this repository."""
+    if not is_oid(commit):
+        return None
+    return resolve(repo, f"{commit}^{{tree}}")
+
+
+def head_commit(repo: Repo) -> str | None:
+    return commit_of(repo, "HEAD")
+
+
+def head_tree(repo: Repo) -> str | None:
+    return resolve(repo, "HEAD^{tree}")
+
+
+def reflog_tip(repo: Repo, ref: str) -> str | None:
+    """The newest reflog entry of ``ref``, which outlives the ref itself."""
+    return repo.git("log", "-g", "-n1", "--format=%H", ref, "--", check=False).stdout.decode().strip() or None
+
+
+def is_ancestor(repo: Repo, a: str, b: str) -> bool:
+    return repo.git("merge-base", "--is-ancestor", a, b, check=False).returncode == 0
+
+
+def merge_base(repo: Repo, a: str, b: str) -> str | None:
+    found = repo.git("merge-base", a, b, check=False).stdout.decode().split()
+    return found[0] if found else None
+
+
+def count(repo: Repo, *revs: str) -> int:
+    """How many commits ``rev-list REVS`` lists."""
+    return int(repo.out("rev-list", "--count", *revs))
+
+
+def config_values(repo: Repo, key: str) -> list[str]:
+    """Every value of a multi-valued setting (``git config --get-all``)."""
+    proc = repo.git("config", "--get-all", key, check=False)
+    return proc.stdout.decode(errors="replace").splitlines()
+
+
+def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:
+    """``(type, size)`` of each object, None where it is missing (one ``cat-file --batch-check``)."""
+    proc = repo.git("cat-file", "--batch-check", check=False, input="".join(f"{oid}\n" for oid in oids).encode())
+    found: list[tuple[str, int] | None] = []
+    for line in proc.stdout.decode().splitlines():
+        parts = line.split()
+        found.append((parts[1], int(parts[2])) if len(parts) == 3 else None)
+    return found
+
+
+def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tuple[str, bool]:
+    """Three-way text merge with ``git merge-file``: the text and whether it conflicted."""
+    with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
+        paths = []
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = Path(tmp) / name
+            path.write_text(text if text.endswith("\n") or not text else text + "\n")
+            paths.append(str(path))
+        proc = run(["merge-file", "-p", "-L", "here", "-L", "base", "-L", there, *paths], check=False)
+        if proc.returncode < 0 or proc.returncode >= 127:
+            raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
+        return proc.stdout.decode().rstrip("\n"), proc.returncode > 0
+
+
+def remotes(repo: Repo) -> list[str]:
+    return repo.out("remote").split()
+
+
+def upstream_remote(repo: Repo) -> str | None:
+    """The remote of the current branch's upstream, if it has one.
+
+    GitPython reads the branch configuration: callers talk to a remote
+    anyway, so its import cost does not matter there."""
+    import git as gitpython  # GitPython, not vibegit.infra.git
+
+    found = gitpython.Repo(repo.toplevel)
+    upstream = None if found.head.is_detached else found.active_branch.tracking_branch()
+    return upstream.remote_name if upstream is not None else None
+
+
+def known_commits(repo: Repo, tip: str | None, ref: str, limit: int) -> dict[str, int]:
+    """Every commit of ``tip``'s history and of ``ref``'s reflog still in the
+    object store, with its commit time (doctor's candidates; GitPython parses the reflog)."""
+    import git as gitpython  # GitPython, not vibegit.infra.git
+    from git.refs.log import RefLog
+
+    found = gitpython.Repo(repo.toplevel)
+    seen: dict[str, int] = {}
+    if tip:
+        for commit in found.iter_commits(tip, max_count=limit):
+            seen.setdefault(commit.hexsha, commit.committed_date)
+    reflog = repo.common_dir / "logs" / ref
+    entries = RefLog.from_file(str(reflog))[-limit:] if reflog.is_file() else []
+    for entry in reversed(entries):
+        oid = entry.newhexsha
+        if oid in seen or set(oid) == {"0"}:
+            continue
+        try:
+            seen[oid] = found.commit(oid).committed_date
+        except (ValueError, gitpython.BadName, gitpython.BadObject):
+            continue  # pruned since: nothing to go back to
+    return seen

@@ -1,0 +1,91 @@
+"""``memory.yaml``: remembered rules and facts, and the blob ids of the docs learned from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
+from vibegit.core.schema import entry_dict
+from vibegit.core.text import MAX_TEXT, MEMORY_ID, check_relative_path, is_oid
+from vibegit.errors import BadInput
+from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
+
+NAME = "memory.yaml"
+
+_ENTRY_KEYS = ("id", "category", "text", "created_at", "source", "heading")
+_MEMORY_KEYS = ("entries", "learned")
+MAX_MEMORY_ENTRIES = 5000
+
+
+def parse_memory(data: bytes, name: str = NAME) -> Memory:
+    """``memory.yaml``: a list of entries and the learned docs' blob ids."""
+    doc = YamlDoc(data, name)
+    raw = doc.data.get("entries") or []
+    if not isinstance(raw, list):
+        raise doc.error(("entries",), "expected a list of entries")
+    if len(raw) > MAX_MEMORY_ENTRIES:
+        raise doc.error(("entries",), f"too many entries ({len(raw)}, at most {MAX_MEMORY_ENTRIES})")
+    items = doc.node.value if doc.node is not None else []
+    seq = next((v for k, v in items if k.value == "entries"), None)
+
+    def line(i: int) -> int:
+        if isinstance(seq, yaml.SequenceNode) and i < len(seq.value):
+            return seq.value[i].start_mark.line + 1
+        return doc.line("entries")
+
+    entries: list[MemoryEntry] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        where = f"{name}:{line(i)}: entries[{i}]"
+        if not isinstance(item, dict):
+            raise BadInput(f"{where}: expected a mapping with id, category and text")
+        values: dict[str, str | None] = {}
+        for key in _ENTRY_KEYS:
+            value = item.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+                raise BadInput(f"{where}.{key}: expected text, found {type(value).__name__}")
+            values[key] = None if value is None else str(value)
+        entry_id, text = values["id"] or "", (values["text"] or "").strip()
+        if not MEMORY_ID.match(entry_id):
+            raise BadInput(f"{where}.id: {entry_id!r:.40} is not an id like M-001")
+        if entry_id in seen:
+            raise BadInput(f"{where}.id: {entry_id} appears twice")
+        seen.add(entry_id)
+        try:
+            category = MemoryCategory(values["category"] or "")
+        except ValueError:
+            allowed = " ".join(c.value for c in MemoryCategory)
+            raise BadInput(f"{where}.category: {values['category']!r:.40} is not one of: {allowed}") from None
+        if not text or len(text) > MAX_TEXT or "\0" in text:
+            raise BadInput(f"{where}.text: must be non-empty text of at most {MAX_TEXT} characters")
+        source = values["source"]
+        if source is not None:
+            check_relative_path(source, f"{where}.source")
+        entries.append(MemoryEntry(
+            id=entry_id,
+            category=category,
+            text=text,
+            created_at=values["created_at"] or "",
+            source=source,
+            heading=values["heading"],
+            extra=extra(item, _ENTRY_KEYS),
+        ))
+    learned = doc.data.get("learned") or {}
+    if not isinstance(learned, dict) or not all(
+        isinstance(k, str) and is_oid(v)
+        for k, v in learned.items()
+    ):
+        raise doc.error(("learned",), "expected a mapping of doc path to blob id")
+    for path in learned:
+        check_relative_path(path, f"{name}:{doc.line('learned')}: learned")
+    return Memory(tuple(entries), dict(learned), extra(doc.data, _MEMORY_KEYS))
+
+
+def render_memory(memory: Memory) -> str:
+    data: dict[str, Any] = {"entries": [entry_dict(e) for e in memory.entries]}
+    if memory.learned:
+        data["learned"] = dict(sorted(memory.learned.items()))
+    data.update(memory.extra)
+    return "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event\n" + dump(data)

@@ -1,0 +1,161 @@
+"""YAML for the state files, parsed strictly and safely: a safe loader with
+no aliases (no billion-laughs), no object-constructing tags, scalars kept as
+text but for null, booleans and integers, bounded sizes, and every error
+naming the file and line."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import yaml
+
+from vibegit.core.text import MAX_TEXT, bad_char
+from vibegit.errors import BadInput
+
+MAX_FILE_BYTES = 1 << 20
+
+E = TypeVar("E")
+
+
+def decode(data: bytes, name: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise BadInput(f"{name}: too large ({len(data)} bytes, at most {MAX_FILE_BYTES})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise BadInput(f"{name}:{line}: not valid UTF-8") from None
+    if "\0" in text:
+        raise BadInput(f"{name}:{text[: text.index(chr(0))].count(chr(10)) + 1}: contains a NUL byte")
+    return text
+
+
+# -- YAML ---------------------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe loader without aliases; plain scalars stay strings but for
+    null, booleans and integers (so ``step: 4.3`` and timestamps stay text)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", mark)
+        return super().compose_node(parent, index)
+
+
+_Loader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag.endswith((":null", ":bool", ":int"))]
+    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class YamlDoc:
+    """A parsed YAML mapping that remembers where each key was."""
+
+    def __init__(self, data: bytes, name: str) -> None:
+        self.name = name
+        text = decode(data, name)
+        loader = None
+        try:
+            loader = _Loader(text)
+            self.node = loader.get_single_node()
+            value = loader.construct_document(self.node) if self.node is not None else None
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+            if mark is not None:
+                line = mark.line + 1
+            else:  # a ReaderError: an unprintable character at a position
+                line = text[: getattr(err, "position", 0)].count("\n") + 1
+            problem = getattr(err, "problem", None) or getattr(err, "reason", None) or "unreadable"
+            raise BadInput(f"{name}:{line}: invalid YAML: {problem}") from None
+        except RecursionError:
+            raise BadInput(f"{name}: invalid YAML: nested too deeply") from None
+        finally:
+            if loader is not None:
+                loader.dispose()
+        if not isinstance(value, dict):
+            raise BadInput(f"{name}:1: expected a mapping of keys, found {type(value).__name__}")
+        self.data: dict[str, Any] = value
+
+    def line(self, *path: str) -> int:
+        node = self.node
+        found = 1
+        for key in path:
+            if not isinstance(node, yaml.MappingNode):
+                break
+            for k, v in node.value:
+                if k.value == key:
+                    found, node = k.start_mark.line + 1, v
+                    break
+            else:
+                break
+        return found
+
+    def error(self, path: tuple[str, ...], message: str) -> BadInput:
+        return BadInput(f"{self.name}:{self.line(*path)}: {'.'.join(path)}: {message}")
+
+    def section(self, key: str, required: bool = True) -> dict[str, Any]:
+        value = self.data.get(key)
+        if value is None and not required:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error((key,), "expected a mapping")
+        return value
+
+    def str_(self, sec: dict[str, Any], path: tuple[str, ...], *, optional: bool = True) -> str | None:
+        value = sec.get(path[-1])
+        if value is None:
+            if optional:
+                return None
+            raise self.error(path, "missing")
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise self.error(path, f"expected text, found {type(value).__name__}")
+        value = str(value)
+        if len(value) > MAX_TEXT * 4:
+            raise self.error(path, f"text too long ({len(value)} characters)")
+        bad = bad_char(value)  # every text of the state files is one line: it reaches commit trailers
+        if bad is not None:
+            raise self.error(path, f"holds a control or line-break character ({bad!r})")
+        return value
+
+    def int_(self, sec: dict[str, Any], path: tuple[str, ...]) -> int | None:
+        value = sec.get(path[-1])
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 10**9:
+            raise self.error(path, f"expected a positive whole number, found {value!r:.40}")
+        return value
+
+    def bool_(self, sec: dict[str, Any], path: tuple[str, ...], default: bool) -> bool:
+        value = sec.get(path[-1], default)
+        if not isinstance(value, bool):
+            raise self.error(path, f"expected true or false, found {value!r:.40}")
+        return value
+
+    def enum(self, sec: dict[str, Any], path: tuple[str, ...], kind: type[E], default: E | None) -> E | None:
+        value = sec.get(path[-1])
+        if value is None:
+            return default
+        try:
+            return kind(str(value))  # type: ignore[call-arg]
+        except ValueError:
+            allowed = " ".join(m.value for m in kind)  # type: ignore[attr-defined]
+            raise self.error(path, f"{value!r:.40} is not one of: {allowed}") from None
+
+    def str_list(self, sec: dict[str, Any], path: tuple[str, ...]) -> tuple[str, ...]:
+        value = sec.get(path[-1]) or []
+        if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+            raise self.error(path, "expected a list of text")
+        for item in value:
+            if bad_char(str(item)) is not None or len(str(item)) > MAX_TEXT * 4:
+                raise self.error(path, "an item is too long or holds a control or line-break character")
+        return tuple(str(v) for v in value)
+
+
+def extra(sec: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in sec.items() if k not in known}
+
+
+def dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)

@@ -1,0 +1,121 @@
+"""The state branch's remote copies (SPEC §9): fetch it into
+``refs/vibegit/remote/<remote>`` (the user's remote-tracking refs and
+FETCH_HEAD are left alone), push it fast-forward only, fetch a checkpoint's
+commit, and read the locks of the copies already fetched, which the
+takeover rule (``lifecycle.guarded``) needs."""
+
+from __future__ import annotations
+
+from vibegit.core import lifecycle
+from vibegit.core.model import Env, Lock
+from vibegit.core.settings import Settings
+from vibegit.errors import BadInput, GitError
+from vibegit.infra import git
+from vibegit.infra.formats import parse_lock
+
+
+def default_remote(repo: git.Repo, given: str | None) -> str:
+    """``--remote``, else the current branch's upstream remote, else origin (or the only one)."""
+    names = git.remotes(repo)
+    if given is not None:
+        if given not in names:
+            have = ", ".join(names) or "none"
+            raise BadInput(f"--remote {given[:60]}: no such remote (configured: {have})")
+        return given
+    upstream = git.upstream_remote(repo)
+    if upstream is not None and upstream in names:
+        return upstream
+    if "origin" in names:
+        return "origin"
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise BadInput("no git remote is configured; add one with 'git remote add origin URL'")
+    raise BadInput(f"several remotes ({', '.join(names)}) and none is the upstream or origin: pass --remote NAME")
+
+
+def remote_ref(repo: git.Repo, remote: str) -> str:
+    ref = f"{git.REMOTE_NS}{remote}"
+    if repo.git("check-ref-format", ref, check=False).returncode:
+        raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
+    return ref
+
+
+def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
+    """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
+    ref = remote_ref(repo, remote)
+    proc = git.run(["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
+                   cwd=repo.toplevel, check=False, env=git.network_env())
+    if proc.returncode:
+        err = proc.stderr.decode(errors="replace").strip()
+        if "couldn't find remote ref" in err:
+            repo.git("update-ref", "-d", ref, check=False)
+            return None
+        raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
+    return git.commit_of(repo, ref)
+
+
+def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
+    """Fetch one commit by id (a checkpoint's), else everything of ``remote``; whether it is here now."""
+    env = git.network_env()
+    if not git.is_oid(commit):
+        return False
+    for args in (["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--end-of-options", remote, commit],
+                 ["fetch", "-q", "--end-of-options", remote]):
+        git.run(args, cwd=repo.toplevel, check=False, env=env)
+        if git.tree_of(repo, commit):
+            return True
+    return False
+
+
+def push(repo: git.Repo, settings: Settings, remote: str) -> bool:
+    """Push the state branch fast-forward only; False when the remote moved on meanwhile."""
+    ref = settings.state_ref
+    pushed = git.push_ref(repo, ref, remote)
+    if pushed.ok:
+        tip = git.commit_of(repo, ref)
+        if tip:
+            repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
+        return True
+    if "!" in pushed.flags:
+        return False
+    raise GitError(f"git push {remote} failed: {pushed.detail}")
+
+
+def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.RemoteLock]:
+    """The locks of remote copies of the state branch already fetched that
+    another host holds, newest first; no git process when there are none."""
+    common = repo.common_dir
+    packed = common / "packed-refs"
+    if not ((common / "refs" / "remotes").is_dir() or (common / "refs" / "vibegit").is_dir()
+            or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
+        return []
+    local = git.commit_of(repo, settings.state_ref)
+    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)",
+                   f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS)
+    found: list[tuple[str, str, Lock]] = []
+    seen: set[str] = set()
+    tips = [line.split(" ", 1) for line in raw.splitlines()]
+    wanted = [(oid, ref) for oid, ref in tips
+              if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
+    if not wanted:
+        return []
+    with git.CatFile(repo) as cat:
+        for oid, ref in wanted:
+            if oid in seen:
+                continue
+            seen.add(oid)
+            blob = cat.get(f"{oid}:workflow.lock")
+            if blob is None or blob[0] != "blob":
+                continue
+            try:
+                lock = parse_lock(blob[2], f"{ref}:workflow.lock")
+            except BadInput:
+                continue
+            if lock.locked and lock.host and lock.host != e.host:  # only these can refuse an event here
+                found.append((ref, oid, lock))
+    return [
+        lifecycle.RemoteLock(ref, lock, local is None or git.is_ancestor(repo, local, tip),
+                             local is not None and git.is_ancestor(repo, tip, local))
+        for ref, tip, lock in sorted(found, key=lambda x: x[2].locked_at, reverse=True)
+    ]

@@ -1,0 +1,39 @@
+#!/bin/sh
+# vibegit-hook: @NAME@
+@CREATED@# Written by 'vibegit install'; 'vibegit uninstall' removes it and puts back
+# the hook it chained, if any (@NAME@@CHAINED@ beside this file).
+# The state branch is asked in sh first, so git pays no Python start-up
+# when no workflow is active.
+VIBEGIT_PYTHON=@PYTHON@
+hook=@NAME@
+case $0 in */*) chained=${0%/*}/$hook@CHAINED@ ;; *) chained=./$hook@CHAINED@ ;; esac
+[ -x "$chained" ] || chained=
+
+state_branch() {
+	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
+	branch=refs/heads/vibegit/state
+	git config --get vibegit.stateBranch >/dev/null || return 0  # unset: no subshell to read it
+	branch=$(git config --get vibegit.stateBranch)
+	branch=refs/heads/${branch#refs/heads/}
+}
+
+run_vibegit() {
+	if [ -n "$VIBEGIT_PYTHON" ] && [ -x "$VIBEGIT_PYTHON" ]; then
+		"$VIBEGIT_PYTHON" -c '@BOOT@' "$hook" "$@"
+	elif command -v vibegit >/dev/null 2>&1; then
+		command vibegit hook "$hook" "$@"
+	else
+		echo "vibegit: $hook hook skipped: vibegit not found (${VIBEGIT_PYTHON:-no interpreter recorded}, none on PATH); reinstall it, or run 'vibegit uninstall'" >&2
+	fi
+}
+
+check() {  # only the lock check's own refusal may fail the git command
+	wanted "$@" || return 0
+	run_vibegit "$@"
+	rc=$?
+	case $hook:$rc in
+	*:0) return 0 ;;
+	pre-commit:1|pre-push:1) exit 1 ;;  # the lock check; credentials in the pushed state branch
+	esac
+	echo "vibegit: $hook hook exited $rc; git goes on" >&2
+}

@@ -1,0 +1,14 @@
+
+wanted() {  # the state branch travels whenever it exists
+	state_branch && git rev-parse -q --verify "$branch^{commit}" >/dev/null
+}
+
+if [ -z "$chained" ]; then
+	check "$@"
+	exit 0
+fi
+input=$(cat; echo .)  # both read git's ref lines; the state goes only if the chained hook agrees
+input=${input%.}
+printf '%s' "$input" | "$chained" "$@" || exit $?
+printf '%s' "$input" | check "$@" || exit 1  # check runs in a subshell here: pass its refusal on
+exit 0
