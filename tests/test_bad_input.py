@@ -131,12 +131,12 @@ def test_bad_settings(repo: Path, vg: VG, key: str, value: str) -> None:
 def test_an_unexpected_error_is_one_line_exit_3_and_a_log(
     repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch, hermetic: Path
 ) -> None:
-    from vibegit import commands
+    from vibegit.commands import status
 
     def broken(*args: object) -> int:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(commands, "status", broken)
+    monkeypatch.setattr(status, "status", broken)
     result = vg("status")
     assert result.code == 3
     line = result.err.strip()

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import Result, VG, bare_origin, git, state_ref, vg_proc
 from vibegit.infra import git as vgit
-from vibegit import hook
+from vibegit import handlers as hook
 from vibegit.infra import hookfiles as install
 
 UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "--no-verify")

@@ -1,4 +1,5 @@
-"""The command line: argument parsing only; every command is in commands.py."""
+"""The command line: argument parsing only. Each command is a function in
+commands/, imported when it runs (so a command pays only for what it uses)."""
 from __future__ import annotations
 
 import sys
@@ -6,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from vibegit import __version__, commands
+from vibegit import __version__
 from vibegit.core.settings import LANGS
 
 HELP = """Keep an AI coding agent's workflow state in git.
@@ -18,7 +19,7 @@ A copy is kept in project_document/.ai_state/ for agents to read.
 Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 unexpected error.
 """
 
-app = typer.Typer(
+parser = typer.Typer(
     help=HELP,
     add_completion=False,
     no_args_is_help=True,
@@ -26,10 +27,10 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-task_app = typer.Typer(help="Tasks of the kanban: add, start, done, list.", no_args_is_help=True)
-app.add_typer(task_app, name="task")
-memory_app = typer.Typer(help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True)
-app.add_typer(memory_app, name="memory")
+task_parser = typer.Typer(help="Tasks of the kanban: add, start, done, list.", no_args_is_help=True)
+parser.add_typer(task_parser, name="task")
+memory_parser = typer.Typer(help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True)
+parser.add_typer(memory_parser, name="memory")
 
 Lang = typer.Option(
     None, "--lang", help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en)."
@@ -43,62 +44,76 @@ def _lang(lang: Optional[str]) -> Optional[str]:
     return lang
 
 
-@app.callback(invoke_without_command=True)
+@parser.callback(invoke_without_command=True)
 def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
     if version:
         print(f"vibegit {__version__}")
         raise typer.Exit(0)
 
 
-@app.command()
+@parser.command()
 def init() -> int:
     """Create the state branch (other commands do it too when needed)."""
-    return commands.init()
+    from vibegit.commands import workflow
+
+    return workflow.init()
 
 
-@app.command()
+@parser.command()
 def start(
     workflow: str = typer.Argument(..., help="Workflow name, e.g. vibe-code."),
     goal: str = typer.Option(..., "--goal", help="What the workflow is for."),
 ) -> int:
     """Start a workflow in phase R1 and take the lock."""
-    return commands.start(workflow, goal)
+    from vibegit.commands import workflow as workflow_
+
+    return workflow_.start(workflow, goal)
 
 
-@app.command()
+@parser.command()
 def phase(
     to: str = typer.Argument(..., metavar="R1|I|P|E|R2", help="Research, Innovate, Plan, Execute, Review."),
     step: Optional[str] = typer.Option(None, "--step", help="Free-form step, e.g. 4.3."),
 ) -> int:
     """Enter a phase of the running workflow."""
-    return commands.phase(to, step)
+    from vibegit.commands import workflow
+
+    return workflow.phase(to, step)
 
 
-@task_app.command("add")
+@task_parser.command("add")
 def task_add(task_id: str = typer.Argument(..., metavar="ID"), title: str = typer.Argument(..., metavar="TITLE")) -> int:
     """Add a task to the Todo column."""
-    return commands.task_add(task_id, title)
+    from vibegit.commands import task
+
+    return task.add(task_id, title)
 
 
-@task_app.command("start")
+@task_parser.command("start")
 def task_start(task_id: str = typer.Argument(..., metavar="ID")) -> int:
     """Move a task to Doing and make it the current task."""
-    return commands.task_start(task_id)
+    from vibegit.commands import task
+
+    return task.start(task_id)
 
 
-@task_app.command("done")
+@task_parser.command("done")
 def task_done(task_id: str = typer.Argument(..., metavar="ID")) -> int:
     """Move a task to Done."""
-    return commands.task_done(task_id)
+    from vibegit.commands import task
+
+    return task.done(task_id)
 
 
-@task_app.command("list")
+@task_parser.command("list")
 def task_list(as_json: bool = Json) -> int:
     """List the tasks."""
-    return commands.task_list(as_json)
+    from vibegit.commands import task
+
+    return task.list_(as_json)
 
 
-@app.command()
+@parser.command()
 def context(
     last: Optional[str] = typer.Option(None, "--last", help="What was just done."),
     next_: Optional[str] = typer.Option(None, "--next", help="What comes next."),
@@ -106,10 +121,12 @@ def context(
     answer: Optional[int] = typer.Option(None, "--answer", metavar="N", help="Close open question N."),
 ) -> int:
     """Record the last and next action, and open questions."""
-    return commands.context(last, next_, question, answer)
+    from vibegit.commands import context as context_
+
+    return context_.context(last, next_, question, answer)
 
 
-@app.command()
+@parser.command()
 def checkpoint(
     file: Optional[str] = typer.Option(None, "--file", help="A file inside the repository."),
     line: Optional[int] = typer.Option(None, "--line", help="A line within --file."),
@@ -122,20 +139,24 @@ def checkpoint(
     tree under snapshot/ in the state commit, built through a scratch index;
     a clean working tree records none. The line's text is kept so the report
     finds the line again after edits."""
-    return commands.checkpoint(file, line, action, no_snapshot)
+    from vibegit.commands import checkpoint as checkpoint_
+
+    return checkpoint_.checkpoint(file, line, action, no_snapshot)
 
 
-@app.command()
+@parser.command()
 def pause(
     action: Optional[str] = typer.Option(None, "--action", help="What you were in the middle of."),
     lang: Optional[str] = Lang,
     no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
 ) -> int:
     """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
-    return commands.pause(action, _lang(lang), no_snapshot)
+    from vibegit.commands import checkpoint
+
+    return checkpoint.pause(action, _lang(lang), no_snapshot)
 
 
-@app.command()
+@parser.command()
 def resume(
     lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
@@ -150,49 +171,63 @@ def resume(
     files changed here differently are listed and left alone (exit 1) unless
     --force saves them as a stash entry first. A workflow running on another
     host is taken over; that host's next event is refused and says so."""
-    return commands.resume(_lang(lang), checkout, force, remote)
+    from vibegit.commands import resume as resume_
+
+    return resume_.resume(_lang(lang), checkout, force, remote)
 
 
-@app.command()
+@parser.command()
 def status(as_json: bool = Json, lang: Optional[str] = Lang) -> int:
     """Print the recovery report, or the state as JSON. (/vibe-state)"""
-    return commands.status(as_json, _lang(lang))
+    from vibegit.commands import status as status_
+
+    return status_.status(as_json, _lang(lang))
 
 
-@app.command()
+@parser.command()
 def complete(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history).")) -> int:
     """Finish the workflow: every task done, no open question, a human confirms."""
-    return commands.complete(yes)
+    from vibegit.commands import workflow
+
+    return workflow.complete(yes)
 
 
-@app.command()
+@parser.command()
 def abort(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question.")) -> int:
     """End the workflow and release the lock; progress is kept. (/vibe-abort)"""
-    return commands.abort(yes)
+    from vibegit.commands import workflow
+
+    return workflow.abort(yes)
 
 
-@app.command()
+@parser.command()
 def unlock(reason: Optional[str] = typer.Option(None, "--reason", help="Why, for the history.")) -> int:
     """Release the lock at once and end the workflow. (/vibe-unlock)"""
-    return commands.unlock(reason)
+    from vibegit.commands import workflow
+
+    return workflow.unlock(reason)
 
 
-@app.command()
+@parser.command()
 def fail(message: str = typer.Argument(..., help="What went wrong.")) -> int:
     """Record that the workflow failed; the lock is released."""
-    return commands.fail(message)
+    from vibegit.commands import workflow
+
+    return workflow.fail(message)
 
 
-@app.command()
+@parser.command()
 def log(
     count: int = typer.Option(20, "-n", help="How many events."),
     as_json: bool = Json,
 ) -> int:
     """The newest events of the state branch."""
-    return commands.log(count, as_json)
+    from vibegit.commands import status
+
+    return status.log(count, as_json)
 
 
-@memory_app.command("add")
+@memory_parser.command("add")
 def memory_add(
     category: str = typer.Argument(
         ..., metavar="CATEGORY", help="user_preference, forbidden_action, code_pattern or project_knowledge."
@@ -200,28 +235,28 @@ def memory_add(
     text: str = typer.Argument(..., metavar="TEXT", help="The rule or fact, one line."),
 ) -> int:
     """Remember a rule or fact (shown in every recovery report)."""
-    from vibegit import memory
+    from vibegit.commands import memory
 
-    return memory.cmd_add(category, text)
+    return memory.add(category, text)
 
 
-@memory_app.command("list")
+@memory_parser.command("list")
 def memory_list(as_json: bool = Json) -> int:
     """List what is remembered, forbidden actions first."""
-    from vibegit import memory
+    from vibegit.commands import memory
 
-    return memory.cmd_list(as_json)
+    return memory.list_(as_json)
 
 
-@memory_app.command("remove")
+@memory_parser.command("remove")
 def memory_remove(entry_id: str = typer.Argument(..., metavar="ID", help="An id like M-001.")) -> int:
     """Forget one entry."""
-    from vibegit import memory
+    from vibegit.commands import memory
 
-    return memory.cmd_remove(entry_id)
+    return memory.remove(entry_id)
 
 
-@app.command()
+@parser.command()
 def learn() -> int:
     """Remember the rules (bullet and numbered items) of the watched docs that changed.
 
@@ -229,28 +264,28 @@ def learn() -> int:
     default project_document/.ai_state/conventions.md, .../decisions.md,
     README.md, CONTRIBUTING.md. Phase changes run it too.
     """
-    from vibegit.learn import learn as run
+    from vibegit.commands import learn as learn_
 
-    return run()
+    return learn_.learn()
 
 
-@app.command("agent-instructions")
+@parser.command("agent-instructions")
 def agent_instructions(lang: Optional[str] = Lang) -> int:
     """Print a short protocol for AGENTS.md / CLAUDE.md: which command at which moment."""
-    from vibegit import agents
+    from vibegit.commands import instructions
 
-    return agents.cmd_instructions(_lang(lang) or "en")
+    return instructions.agent_instructions(_lang(lang) or "en")
 
 
-@app.command()
+@parser.command()
 def demo() -> int:
     """Play a workflow, a lost session and the recovery in temporary repositories."""
-    from vibegit.demo import run
+    from vibegit.commands import demo as demo_
 
-    return run()
+    return demo_.run()
 
 
-@app.command()
+@parser.command()
 def sync(
     remote: Optional[str] = typer.Option(None, "--remote", help="Remote name (default: upstream's, or origin)."),
     redact: bool = typer.Option(False, "--redact", help="Replace values that look like credentials in what is not pushed yet."),
@@ -261,12 +296,12 @@ def sync(
     side that changed it, the newer when both did; tasks and memory united;
     notes merged as text. What was decided is printed and recorded. A push
     whose new content looks like it holds credentials is refused (exit 1)."""
-    from vibegit import sync as sync_
+    from vibegit.commands import sync as sync_
 
-    return sync_.cmd_sync(remote, redact)
+    return sync_.sync(remote, redact)
 
 
-@app.command()
+@parser.command()
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
 ) -> int:
@@ -274,9 +309,9 @@ def doctor(
 
     Exit 0 healthy, 1 problems found. --repair records a new event whose tree
     is the newest good state (from history or reflog); nothing is deleted."""
-    from vibegit import doctor as doctor_
+    from vibegit.commands import doctor as doctor_
 
-    return doctor_.cmd_doctor(repair)
+    return doctor_.doctor(repair)
 
 
 HookNames = typer.Option(
@@ -292,7 +327,7 @@ AgentNames = typer.Option(
 )
 
 
-@app.command()
+@parser.command()
 def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
     """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
 
@@ -302,33 +337,25 @@ def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = 
     (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json,
     .gemini/settings.json), keeping every other entry.
     """
-    if agent:
-        from vibegit import agents
+    from vibegit.commands import install as install_
 
-        return agents.cmd_install(hook, agent, installing=True)
-    from vibegit.infra import hookfiles as hooks
-
-    return hooks.install(hook or None)
+    return install_.install(hook, agent)
 
 
-@app.command()
+@parser.command()
 def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
     """Remove vibegit's git hooks and put back the hooks they chained, as they were.
 
     --agent removes only vibegit's entries from the agent's settings file (the
     file comes back as it was when nothing else changed it)."""
-    if agent:
-        from vibegit import agents
+    from vibegit.commands import install as install_
 
-        return agents.cmd_install(hook, agent, installing=False)
-    from vibegit.infra import hookfiles as hooks
-
-    return hooks.uninstall(hook or None)
+    return install_.uninstall(hook, agent)
 
 
 def run(argv: list[str]) -> int:
     """Parse ``argv`` and run the command; usage errors become one line, exit 2."""
-    command = typer.main.get_command(app)
+    command = typer.main.get_command(parser)
     try:
         result = command.main(args=argv, prog_name="vibegit", standalone_mode=False)
     except typer.Abort:

@@ -11,7 +11,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         if argv[:1] == ["hook"]:
-            from vibegit.hook import main as hook_main  # no typer, no GitPython
+            from vibegit.handlers import main as hook_main  # no typer, no GitPython
 
             return hook_main(argv[1:])
         from vibegit.cli import run

@@ -1,10 +1,12 @@
-"""Agents (SPEC §8b): installing their session hooks, the hooks' handlers
-(``vibegit hook session-start`` / ``stop``), and ``agent-instructions``.
+"""The agents' hooks (SPEC §8b): ``vibegit hook session-start`` prints the
+recovery report into the new session's context; ``vibegit hook stop`` keeps
+the agent from ending its turn while this worktree's workflow runs.
 
-The handlers read the agent's JSON on stdin. They import neither typer nor
-GitPython, and never crash the agent: on any internal error they print
-nothing and exit 0 (the error goes to the log file).
+They read the agent's JSON on stdin, import neither typer nor GitPython, and
+never crash the agent: on any internal error they print nothing and exit 0
+(the error goes to the log file).
 """
+
 from __future__ import annotations
 
 import json
@@ -14,24 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vibegit.errors import OK
-from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID, carry_out, plan_all
-
-
-def cmd_install(hooks: list[str] | None, names: list[str] | None, installing: bool = True) -> int:
-    """``vibegit install/uninstall [--hook NAME…] [--agent NAME…]``: with only
-    ``--agent``, just the agents' settings; otherwise the git hooks too."""
-    from vibegit.infra import hookfiles as install
-
-    planned = plan_all(names, installing) if names else None
-    code = OK
-    if hooks or not names:
-        code = install.install(hooks or None) if installing else install.uninstall(hooks or None)
-    if planned is not None and code == OK:
-        code = carry_out(*planned, installing, print)
-    return code
-
-
-# -- the handlers ---------------------------------------------------------------
+from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
 
 
 def _log(where: str) -> None:
@@ -79,12 +64,12 @@ def _workdir(data: dict[str, Any]) -> Path:
 
 def _load(data: dict[str, Any]) -> tuple[Any, Any] | None:
     """(Here, Loaded) of the repository the agent works in; None outside one."""
-    from vibegit import commands
+    from vibegit import app
     from vibegit.errors import VibegitError
     from vibegit.infra import store
 
     try:
-        h = commands.here(_workdir(data))
+        h = app.enter(_workdir(data))
     except VibegitError:
         return None  # not a repository: nothing to say
     return h, store.read_state(h.repo, h.settings)
@@ -101,16 +86,16 @@ def _session_id(data: dict[str, Any]) -> str | None:
 
 
 def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
-    from vibegit import commands
+    from vibegit import app
     from vibegit.core import lifecycle
 
     session_id = _session_id(data)
     if session_id is None:
         return
     source = data.get("source") if isinstance(data.get("source"), str) else ""
-    e = commands.env(h)
+    e = app.facts(h)
     try:  # notices go to stderr; stdout is the agent's context
-        commands.record(h, lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]), e,
+        app.record(h, lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]), e,
                         announce=False, run_hooks=False)
     except lifecycle.Unchanged:
         return
@@ -160,13 +145,13 @@ def _emit_context(agent: str, text: str) -> None:
 
 def must_continue(h: Any, state: Any) -> bool:
     """Stop blocks only a running workflow held here that is not waiting for the user."""
-    from vibegit import commands
+    from vibegit import app
     from vibegit.core.model import Status
 
     if state.workflow.status is not Status.RUNNING:
         return False
     lock = state.lock
-    if lock is not None and lock.host and (lock.host, lock.worktree) != (commands.this_host(), str(h.repo.toplevel)):
+    if lock is not None and lock.host and (lock.host, lock.worktree) != (app.this_host(), str(h.repo.toplevel)):
         return False  # the workflow runs elsewhere; this agent is not the one doing it
     return not state.context.pending_questions
 
@@ -194,59 +179,3 @@ def stop(argv: list[str]) -> int:
 
 # -- agent-instructions ---------------------------------------------------------
 
-INSTRUCTIONS = {
-    "en": """\
-## Workflow state (vibegit)
-
-This project keeps the agent's workflow state in git (branch `vibegit/state`),
-so it survives compaction, new sessions and other machines. The files in
-`project_document/.ai_state/` are a copy; change state with the commands.
-
-- Session start: read the recovery report (the session hook prints it; else
-  run `vibegit status`). If a workflow is active, continue it; never fall
-  back to plain chat. Paused: ask the user, then `vibegit resume`.
-- New multi-step work: `vibegit start vibe-code --goal "..."`, then
-  `vibegit task add T-001 "..."` for each step.
-- Phases: `vibegit phase R1|I|P|E|R2 [--step 4.3]` when you move on.
-- Tasks: `vibegit task start T-001` before, `vibegit task done T-001` after.
-- After each meaningful step: `vibegit context --last "..." --next "..."`.
-- Before a risky or long step: `vibegit checkpoint --file PATH --line N --action "..."`.
-- Need the user: `vibegit context --question "..."`, ask, then stop;
-  `vibegit context --answer N` once answered.
-- Rules the user states: `vibegit memory add forbidden_action|user_preference|code_pattern "..."`.
-  Obey the remembered rules in the report, forbidden actions first.
-- Stopping mid-way: `vibegit pause --action "..."`.
-- All tasks done: show the result and ask the user to confirm; only after
-  they confirm, `vibegit complete --yes`.
-- Never edit `workflow.lock` by hand and never commit with `--no-verify` to
-  get around the lock.
-""",
-    "zh": """\
-## 工作流状态 (vibegit)
-
-本项目用 git 保存智能体的工作流状态（分支 `vibegit/state`），
-上下文压缩、新会话、换机器都不会丢失。`project_document/.ai_state/`
-中的文件只是副本；请用命令修改状态。
-
-- 会话开始：阅读恢复报告（会话钩子会输出；否则运行 `vibegit status`）。
-  有活动工作流就继续执行，不要退化为普通对话。已暂停：询问用户后 `vibegit resume`。
-- 新的多步骤工作：`vibegit start vibe-code --goal "..."`，
-  然后为每一步 `vibegit task add T-001 "..."`。
-- 阶段：进入下一阶段时 `vibegit phase R1|I|P|E|R2 [--step 4.3]`。
-- 任务：开始前 `vibegit task start T-001`，完成后 `vibegit task done T-001`。
-- 每个有意义的步骤后：`vibegit context --last "..." --next "..."`。
-- 有风险或耗时的步骤前：`vibegit checkpoint --file PATH --line N --action "..."`。
-- 需要用户：`vibegit context --question "..."`，提问后停下；
-  得到回答后 `vibegit context --answer N`。
-- 用户提出的规则：`vibegit memory add forbidden_action|user_preference|code_pattern "..."`。
-  遵守报告中的记忆规则，禁止操作优先。
-- 中途停止：`vibegit pause --action "..."`。
-- 所有任务完成：展示结果并请用户确认（寸止）；用户确认后才 `vibegit complete --yes`。
-- 不要手动编辑 `workflow.lock`，也不要用 `--no-verify` 绕过锁提交。
-""",
-}
-
-
-def cmd_instructions(lang: str) -> int:
-    print(INSTRUCTIONS[lang], end="")
-    return OK

@@ -1,4 +1,4 @@
-"""Learning from project docs (SPEC §5; the Lifecycle skill's watchDocs).
+"""``learn``: rules from project docs (SPEC §5; the Lifecycle skill's watchDocs).
 
 The watched docs are read from the working tree. A doc whose blob id differs
 from the one remembered in ``memory.yaml`` is learned again: its bullet and
@@ -8,6 +8,7 @@ and heading did not change keep their ids.
 """
 from __future__ import annotations
 
+from vibegit import app
 from vibegit.core import lifecycle
 from vibegit.core.model import MemoryCategory
 from vibegit.errors import OK, VibegitError
@@ -16,39 +17,35 @@ from vibegit.infra import store, worktree
 
 def learn(quiet: bool = False) -> int:
     """``vibegit learn``; ``quiet`` (phase exits) says nothing when nothing changed."""
-    from vibegit import commands
-
-    h = commands.here()
-    state = store.read_state(h.repo, h.settings).state
+    ctx = app.enter()
+    state = store.read_state(ctx.repo, ctx.settings).state
     notices: list[str] = []
-    changes = worktree.changed_docs(h.repo, state, notices)
+    changes = worktree.changed_docs(ctx.repo, state, notices)
     for notice in notices:
-        commands.warn(notice)
+        app.warn(notice)
     if not changes:
         if not quiet:
-            docs = worktree.watched_docs(h.repo)
-            present = sum((h.repo.toplevel / d).is_file() for d in docs)
-            commands.say(f"Nothing new to learn: {present} of {len(docs)} watched docs present, none changed "
+            docs = worktree.watched_docs(ctx.repo)
+            present = sum((ctx.repo.toplevel / d).is_file() for d in docs)
+            app.say(f"Nothing new to learn: {present} of {len(docs)} watched docs present, none changed "
                          "since the last learn.")
         return OK
-    e = commands.env(h)
+    e = app.facts(ctx)
     try:
-        written = commands.record(h, lambda s: lifecycle.learn(s, e, changes), e)
+        written = app.record(ctx, lambda s: lifecycle.learn(s, e, changes), e)
     except lifecycle.NothingNew:
         return OK
     if not quiet:
         knowledge = [x for x in written.state.memory.entries if x.category is MemoryCategory.PROJECT_KNOWLEDGE]
-        commands.say(f"{len(knowledge)} project notes remembered; see 'vibegit memory list'.")
+        app.say(f"{len(knowledge)} project notes remembered; see 'vibegit memory list'.")
     return OK
 
 
 def after_phase() -> None:
     """Phase exits learn too (the skill's onPhaseExit → watchDocs); a failure
     here never undoes the phase change that is already recorded."""
-    from vibegit import commands
-
     try:
         learn(quiet=True)
     except (VibegitError, OSError) as err:
-        commands.warn(f"the phase is recorded, but learning from the docs failed: {err}")
+        app.warn(f"the phase is recorded, but learning from the docs failed: {err}")
 

@@ -10,6 +10,7 @@ in history. A broken mirror file is moved aside and the mirror rewritten.
 """
 from __future__ import annotations
 
+from vibegit import app
 from vibegit.core import lifecycle
 from vibegit.errors import OK, REFUSED
 from vibegit.infra import git, mirror, store
@@ -17,12 +18,10 @@ from vibegit.infra import git, mirror, store
 MAX_CANDIDATES = 5000
 
 
-def cmd_doctor(repair: bool) -> int:
-    from vibegit import commands
-
-    h = commands.here()
-    repo, settings = h.repo, h.settings
-    say = commands.say
+def doctor(repair: bool) -> int:
+    ctx = app.enter()
+    repo, settings = ctx.repo, ctx.settings
+    say = app.say
     said: list[str] = []
     problems: list[str] = []
     broken_mirror = mirror.problems(repo, settings)
@@ -65,7 +64,7 @@ def cmd_doctor(repair: bool) -> int:
         loaded = store.load_commit(repo, cat, good, "")
         state, event = lifecycle.repaired(loaded.state, good, problems[0])
         tree = git.resolve(repo, f"{good}^{{tree}}") or ""
-        commit = store.commit(repo, h.config, commands.env(h), tree, [tip] if tip else [good], event, state)
+        commit = store.commit(repo, ctx.config, app.facts(ctx), tree, [tip] if tip else [good], event, state)
         said.append(f"Repaired: {settings.state_branch} now holds the state of {good[:10]} as new event {commit[:10]}"
                     + (f" on top of {tip[:10]} (the bad commits stay in history)." if tip else "."))
         return commit, "vibegit: repair", None

@@ -1,0 +1,83 @@
+"""A workflow's life: ``init``, ``start``, ``phase``, ``complete``, ``abort``, ``unlock``, ``fail``."""
+
+from __future__ import annotations
+
+import sys
+
+from vibegit import app
+from vibegit.core import lifecycle
+from vibegit.core.model import ACTIVE, Phase
+from vibegit.errors import OK, BadInput, Refused
+from vibegit.infra import git, store, userhooks
+
+
+def init() -> int:
+    ctx = app.enter()
+    loaded = store.read_state(ctx.repo, ctx.settings)
+    if loaded.head is not None:
+        app.say(f"vibegit is already set up here ({ctx.settings.state_branch} at {loaded.head[:10]}).")
+        return OK
+    e = app.facts(ctx)
+    app.record(ctx, lambda s: lifecycle.init(s, e), e)
+    app.say("Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.")
+    return OK
+
+
+def start(workflow: str, goal: str) -> int:
+    written = app.event(lifecycle.start, workflow, goal)
+    app.say(
+        f"Lock taken for {written.state.mode.workflow_name!r}; phase R1. Add tasks with 'vibegit task add ID TITLE'."
+    )
+    return OK
+
+
+def phase(to: str, step: str | None) -> int:
+    try:
+        target = Phase(to.upper())
+    except ValueError:
+        raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
+    app.event(lifecycle.phase, target, step)
+    from vibegit.commands.learn import after_phase
+
+    after_phase()  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
+    return OK
+
+
+def complete(yes: bool) -> int:
+    ctx = app.enter()
+    state = store.read_state(ctx.repo, ctx.settings).state
+    lifecycle.check_can_complete(state)
+    hooks = userhooks.load(ctx.repo, ctx.config)
+    if hooks.commands.get("onBeforeComplete"):
+        data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
+        userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=sys.stderr, flush=True))
+    if not yes and not app.confirm(
+        f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
+    ):
+        raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
+    e = app.facts(ctx)
+    app.record(ctx, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e)
+    app.say("Lock released. Back to conversation mode.")
+    return OK
+
+
+def abort(yes: bool) -> int:
+    ctx = app.enter()
+    state = store.read_state(ctx.repo, ctx.settings).state
+    lifecycle.require(state, ACTIVE, "abort")
+    if not yes and not app.confirm(f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."):
+        raise Refused("abort not confirmed; nothing changed")
+    e = app.facts(ctx)
+    app.record(ctx, lambda s: lifecycle.abort(s, e), e)
+    return OK
+
+
+def unlock(reason: str | None) -> int:
+    app.event(lifecycle.unlock, reason)
+    app.say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
+    return OK
+
+
+def fail(message: str) -> int:
+    app.event(lifecycle.fail, message)
+    return OK

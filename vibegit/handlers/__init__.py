@@ -1,0 +1,61 @@
+"""``vibegit hook NAME``: what git hooks and agent hooks call.
+
+A dispatch table from hook name to the function that handles it, in a module
+of this package imported only when called. The raw shims in hooks/ already
+decided, without starting Python, that there is something to do; the
+pre-commit framework calls these unconditionally. Nothing here imports
+typer, GitPython or filelock, except post-rewrite, which records an event.
+
+Git hooks never fail a git command because vibegit broke: every error
+becomes one line and exit 0. The one exception is pre-commit's refusal,
+exit 1, whose job is to block. The agents' hooks never crash the agent.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from vibegit.errors import OK, BadInput, VibegitError
+from vibegit.infra import git
+
+GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
+
+HOOKS = {  # hook name -> "module:function" under vibegit.handlers
+    "pre-commit": "pre_commit:run",
+    "post-checkout": "post_checkout:run",
+    "pre-push": "pre_push:run",
+    "post-rewrite": "post_rewrite:run",
+    "session-start": "agents:session_start",  # agent hooks
+    "stop": "agents:stop",
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in HOOKS:
+        got = f"{argv[0]!r:.40}" if argv else "nothing"
+        raise BadInput(f"vibegit hook: got {got}; expected one of: {', '.join(HOOKS)}")
+    name, args = argv[0], argv[1:]
+    if name in GIT_HOOKS:
+        if os.environ.get(git.IN_HOOK):
+            return OK  # a git command started by vibegit itself (the state push)
+        for var in git.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
+            os.environ.pop(var, None)
+        os.environ[git.IN_HOOK] = "1"
+    module, function = HOOKS[name].split(":")
+    try:
+        handler = getattr(importlib.import_module(f"vibegit.handlers.{module}"), function)
+        code: int = handler(args)
+        return code
+    except VibegitError as err:
+        print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
+    except Exception as err:  # never break git: one line, a log, exit 0
+        from vibegit.errors import log_unexpected
+
+        where = log_unexpected(["hook", *argv])
+        print(
+            f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",
+            file=sys.stderr,
+        )
+    return OK

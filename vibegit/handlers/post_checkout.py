@@ -1,0 +1,40 @@
+"""``post-checkout``: the startup check. After a branch checkout, the
+recovery report while a workflow runs or is paused; silent otherwise."""
+
+from __future__ import annotations
+
+import os
+
+from vibegit.core import report
+from vibegit.core.model import State
+from vibegit.core.report import Observed
+from vibegit.errors import OK
+from vibegit.handlers.common import open_for_hook
+from vibegit.infra import git, snapshot, store
+
+
+def run(args: list[str]) -> int:
+    """Print the recovery report after a branch checkout while a workflow runs or is paused.
+
+    File checkouts (``git checkout -- path``, flag 0) stay silent: the user
+    is restoring a file, not arriving somewhere."""
+    if len(args) >= 3:
+        new_head, flag = args[1], args[2]
+    else:  # the pre-commit framework passes them in the environment
+        new_head = os.environ.get("PRE_COMMIT_TO_REF", "")
+        flag = os.environ.get("PRE_COMMIT_CHECKOUT_TYPE", "1")
+    if flag != "1":
+        return OK
+    repo, conf = open_for_hook()
+    state = store.read_state(repo, conf).state
+    if report.is_active(state):
+        print(report.render(state, conf.lang, new_head or None, _observe(repo, state)).rstrip("\n"), flush=True)
+    return OK
+
+
+def _observe(repo: git.Repo, state: State) -> Observed | None:
+    """Where the anchor and snapshot stand now; the report goes out without it if that fails."""
+    try:
+        return snapshot.observe(repo, state, compare=False)  # no working-tree scan on every checkout
+    except Exception:  # noqa: BLE001 - a report without the observation beats no report
+        return None
