@@ -4,6 +4,7 @@ Every budget is a ratio against a baseline measured in the same run on the
 same machine (absolute times are noisy); runs of the two sides interleave so
 drift hits both alike.
 """
+
 from __future__ import annotations
 
 import os
@@ -11,9 +12,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = os.path.realpath(sys.executable)  # not a pyenv shim: that costs a shell
@@ -94,8 +95,17 @@ def table(rows: list[Row]) -> str:
     body = []
     for r in rows:
         fmt = (lambda v: f"{v:.1f} ms") if r.unit == "ms" else (lambda v: f"{v:,.0f} B")
-        body.append((r.path, fmt(r.measured), r.baseline_name, fmt(r.baseline) if r.baseline else "-",
-                     f"{r.ratio:.2f}" if r.baseline else "-", r.budget, "pass" if r.passed else "FAIL"))
+        body.append(
+            (
+                r.path,
+                fmt(r.measured),
+                r.baseline_name,
+                fmt(r.baseline) if r.baseline else "-",
+                f"{r.ratio:.2f}" if r.baseline else "-",
+                r.budget,
+                "pass" if r.passed else "FAIL",
+            )
+        )
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines)

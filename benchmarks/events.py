@@ -5,6 +5,7 @@ state branch's bytes per event after ``git gc``.
 
     python benchmarks/events.py [--quick]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table  # noqa: E402
+from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table
 
 VIBEGIT = [PYTHON, "-m", "vibegit"]
 
@@ -82,8 +83,7 @@ def big_repo(root: Path, env: dict[str, str], files: int, dirty: int, tasks: int
     repo = root
     repo.mkdir(parents=True)
     sh(repo, "git", "init", "-q", env=env)
-    stream = [b"commit refs/heads/main\n", b"committer bench <bench@example.com> 1736676000 +0000\n",
-              b"data 5\nbase\n"]
+    stream = [b"commit refs/heads/main\n", b"committer bench <bench@example.com> 1736676000 +0000\n", b"data 5\nbase\n"]
     for i in range(files):
         data = f"file {i}\n".encode()
         stream.append(b"M 100644 inline d%03d/f%06d.txt\ndata %d\n%s\n" % (i % 1000, i, len(data), data))
@@ -115,8 +115,9 @@ def state_bytes_per_event(root: Path, env: dict[str, str], events: int) -> float
     made = int(sh(repo, "git", "rev-list", "--count", "refs/heads/vibegit/state", env=env))
     sh(repo, "git", "gc", "-q", "--prune=now", env=env)
     objects = sh(repo, "git", "rev-list", "--objects", "refs/heads/vibegit/state", env=env).encode()
-    pack = subprocess.run(["git", "pack-objects", "--stdout", "-q"], cwd=repo, env=env, input=objects,
-                          capture_output=True, check=True).stdout
+    pack = subprocess.run(
+        ["git", "pack-objects", "--stdout", "-q"], cwd=repo, env=env, input=objects, capture_output=True, check=True
+    ).stdout
     return len(pack) / made
 
 
@@ -137,16 +138,19 @@ def measure(quick: bool = False) -> list[Row]:
         n = "1,000" if quick else "10,000"
         after_long, after_short = paired(next_task(long, env), next_task(short, env), runs)
         rows.append(ratio_row(f"event after {n} events", after_long, "after ~10 events", after_short, 1.1))
-        read_long, read_short = paired(run_cmd(long, env, *VIBEGIT, "status"),
-                                       run_cmd(short, env, *VIBEGIT, "status"), runs)
+        read_long, read_short = paired(
+            run_cmd(long, env, *VIBEGIT, "status"), run_cmd(short, env, *VIBEGIT, "status"), runs
+        )
         rows.append(ratio_row(f"startup report after {n} events", read_long, "after ~10 events", read_short, 1.1))
         for repo in (short, long):
             sh(repo, *VIBEGIT, "install", "--hook", "pre-commit", env=env)
         commit = ("git", "commit", "-q", "--allow-empty", "-m", "blocked")
-        hook_long, hook_short = paired(run_cmd(long, env, *commit, ok=(1,)), run_cmd(short, env, *commit, ok=(1,)),
-                                       runs)
-        rows.append(ratio_row(f"pre-commit hook (blocked) after {n} events", hook_long, "after ~10 events",
-                              hook_short, 1.1))
+        hook_long, hook_short = paired(
+            run_cmd(long, env, *commit, ok=(1,)), run_cmd(short, env, *commit, ok=(1,)), runs
+        )
+        rows.append(
+            ratio_row(f"pre-commit hook (blocked) after {n} events", hook_long, "after ~10 events", hook_short, 1.1)
+        )
 
         files, dirty = (10_000, 100) if quick else (100_000, 1_000)
         big = big_repo(tmp / "big", env, files, dirty, tasks)
@@ -155,8 +159,9 @@ def measure(quick: bool = False) -> list[Row]:
         shutil.rmtree(big, ignore_errors=True)
 
         per_event = state_bytes_per_event(tmp / "growth", env, 200 if quick else 1_000)
-        rows.append(Row("state branch bytes per event after gc", per_event, "-", 0, "≤ 2048 B",
-                        per_event <= 2048, unit="B"))
+        rows.append(
+            Row("state branch bytes per event after gc", per_event, "-", 0, "≤ 2048 B", per_event <= 2048, unit="B")
+        )
         return rows
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -8,18 +8,19 @@
 
     python benchmarks/hooks.py [--runs N | --quick]
 """
+
 from __future__ import annotations
 
 import argparse
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table  # noqa: E402
+from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table
 
 ADDED_MS = 5.0
 BLOCKED_RATIO = 4.0
@@ -58,8 +59,9 @@ def toggling_checkout(repo: Path, env: dict[str, str]) -> Callable[[], None]:
 
 def added_row(path: str, hooked: float, plain: float) -> Row:
     added = hooked - plain
-    return Row(f"{path} (+{added:.1f} ms)", hooked, "same without hooks", plain, f"≤ +{ADDED_MS:g} ms",
-               added <= ADDED_MS)
+    return Row(
+        f"{path} (+{added:.1f} ms)", hooked, "same without hooks", plain, f"≤ +{ADDED_MS:g} ms", added <= ADDED_MS
+    )
 
 
 def measure(quick: bool = False, runs: int | None = None) -> list[Row]:
@@ -71,16 +73,16 @@ def measure(quick: bool = False, runs: int | None = None) -> list[Row]:
         plain = make_repo(root / "plain", env, hooks=False, workflow="none")
         hooked = make_repo(root / "hooked", env, hooks=True, workflow="ended")
         locked = make_repo(root / "locked", env, hooks=True, workflow="running")
-        probe = subprocess.run(["git", "commit", "--allow-empty", "-m", "probe"], cwd=locked, env=env,
-                               capture_output=True, text=True)
+        probe = subprocess.run(
+            ["git", "commit", "--allow-empty", "-m", "probe"], cwd=locked, env=env, capture_output=True, text=True
+        )
         if probe.returncode != 1 or "commit blocked" not in probe.stderr:
             raise SystemExit(f"benchmark set-up failed: the locked commit was not blocked: {probe.stderr}")
 
         commit = ("git", "commit", "-q", "--allow-empty", "-m", "bench")
         c_hooked, c_plain = paired(run_cmd(hooked, env, *commit), run_cmd(plain, env, *commit), runs)
         k_hooked, k_plain = paired(toggling_checkout(hooked, env), toggling_checkout(plain, env), runs)
-        blocked, python = paired(run_cmd(locked, env, *commit, ok=(1,)), run_cmd(root, env, PYTHON, "-c", "pass"),
-                                 runs)
+        blocked, python = paired(run_cmd(locked, env, *commit, ok=(1,)), run_cmd(root, env, PYTHON, "-c", "pass"), runs)
     return [
         added_row("git commit, raw hooks, no workflow", c_hooked, c_plain),
         added_row("git checkout, raw hooks, no workflow", k_hooked, k_plain),

@@ -6,6 +6,7 @@ path, measured median, baseline median (same run), ratio, budget, pass/fail.
 Exit status 1 when a budget is missed. Results of a full run on the
 project's machine are kept in docs/performance.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,14 +18,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import events, hooks, snapshot  # noqa: E402
-from benchmarks.common import table  # noqa: E402
+from benchmarks import events, hooks, snapshot
+from benchmarks.common import table
 
 
 def machine() -> str:
     git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
-    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {git}, "
-            f"{platform.system()} {platform.release()}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {git}, "
+        f"{platform.system()} {platform.release()}"
+    )
 
 
 def main() -> int:

@@ -9,6 +9,7 @@ runs; prints both, the ratio and PASS/FAIL (exit 1 on FAIL).
 
     python benchmarks/snapshot.py [--files N] [--dirty N] [--runs N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, paired, ratio_row, run_cmd, table  # noqa: E402
-from vibegit.infra import git, snapshot  # noqa: E402
+from benchmarks.common import Row, paired, ratio_row, run_cmd, table
+from vibegit.infra import git, snapshot
 
 BUDGET = 1.5
 
@@ -52,8 +53,9 @@ def build(root: Path, files: int, dirty: int) -> Path:
     return repo
 
 
-def measure(quick: bool = False, files: int | None = None, dirty: int | None = None,
-            runs: int | None = None) -> list[Row]:
+def measure(
+    quick: bool = False, files: int | None = None, dirty: int | None = None, runs: int | None = None
+) -> list[Row]:
     files = files or (1000 if quick else 5000)
     dirty = dirty or (50 if quick else 200)
     runs = runs or (7 if quick else 15)
@@ -67,8 +69,7 @@ def measure(quick: bool = False, files: int | None = None, dirty: int | None = N
             snap, base = paired(lambda: snapshot.take(repo), stash, runs)
     finally:
         os.environ.update(saved)
-    return [ratio_row(f"checkpoint snapshot ({files:,} files, {dirty} dirty)", snap, "git stash create", base,
-                      BUDGET)]
+    return [ratio_row(f"checkpoint snapshot ({files:,} files, {dirty} dirty)", snap, "git stash create", base, BUDGET)]
 
 
 def main() -> int:
@@ -78,8 +79,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     rows = measure(False, args.files, args.dirty, args.runs)
-    print(f"repository: {args.files} files, {args.dirty} modified ({args.dirty // 3} staged), "
-          f"{max(1, args.dirty // 10)} untracked; medians of {args.runs} interleaved runs")
+    print(
+        f"repository: {args.files} files, {args.dirty} modified ({args.dirty // 3} staged), "
+        f"{max(1, args.dirty // 10)} untracked; medians of {args.runs} interleaved runs"
+    )
     print(table(rows))
     return 0 if all(r.passed for r in rows) else 1
 

@@ -1,5 +1,6 @@
 """Helpers for tests across machines: a bare remote on disk and clones of it,
 each clone a "machine" named by VIBEGIT_HOST."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -3,6 +3,7 @@
 Every test gets its own HOME and git config, fixed identities and no GIT_*
 variables from outside; repositories are real and live in tmp_path.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -10,9 +11,9 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 

@@ -5,13 +5,15 @@ The fixtures are the documented payloads: Claude Code's hooks reference
 (SessionStart, Stop), Codex's generated schemas (codex-rs/hooks/schema),
 Cursor's hooks docs (sessionStart), Gemini CLI's hooks reference.
 """
+
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -142,8 +144,16 @@ def installed_command(repo: Path, agent: str, event: str) -> str:
 
 def run_installed(repo: Path, command: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
     """What the agent does: the settings' command, through a shell, JSON on stdin."""
-    return subprocess.run(command, shell=True, cwd=repo, input=json.dumps(payload), capture_output=True, text=True,
-                          env=dict(os.environ), timeout=60)
+    return subprocess.run(
+        command,
+        shell=True,
+        cwd=repo,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,
+    )
 
 
 def agent_hooks(vg: VG, command: str, names: list[str], say: Callable[[str], object]) -> int:
@@ -183,8 +193,11 @@ def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path
     starts = data["hooks"]["SessionStart"]
     assert starts[0]["hooks"][0]["command"] == "echo hello"
     assert starts[1]["matcher"] == "startup|resume|clear|compact"
-    assert starts[1]["hooks"][0] == {"type": "command", "command": "vibegit hook session-start --agent claude",
-                                     "timeout": 30}
+    assert starts[1]["hooks"][0] == {
+        "type": "command",
+        "command": "vibegit hook session-start --agent claude",
+        "timeout": 30,
+    }
     assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "vibegit hook stop --agent claude"
     assert settings.read_text().startswith('{\n    "permissions"')  # the file's own indent
 
@@ -223,7 +236,10 @@ def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path, vg:
     assert json.loads(json.dumps(codex).replace("--agent codex", "--agent claude")) == claude  # one shape
     assert set(codex["hooks"]) == {"SessionStart", "Stop"}
     cursor = json.loads((repo / ".cursor/hooks.json").read_text())
-    assert cursor == {"version": 1, "hooks": {"sessionStart": [{"command": "vibegit hook session-start --agent cursor"}]}}
+    assert cursor == {
+        "version": 1,
+        "hooks": {"sessionStart": [{"command": "vibegit hook session-start --agent cursor"}]},
+    }
     gemini = json.loads((repo / ".gemini/settings.json").read_text())
     handler = gemini["hooks"]["SessionStart"][0]["hooks"][0]
     assert handler["command"] == "vibegit hook session-start --agent gemini" and handler["timeout"] == 30000
@@ -238,8 +254,15 @@ def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path, vg:
 def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path, vg: VG) -> None:
     gemini = repo / ".gemini" / "settings.json"
     gemini.parent.mkdir()
-    original = {"theme": "GitHub", "hooks": {"disabled": ["secret-scanner"], "BeforeTool": [
-        {"matcher": "write_file", "hooks": [{"name": "lint", "type": "command", "command": "./lint.sh"}]}]}}
+    original = {
+        "theme": "GitHub",
+        "hooks": {
+            "disabled": ["secret-scanner"],
+            "BeforeTool": [
+                {"matcher": "write_file", "hooks": [{"name": "lint", "type": "command", "command": "./lint.sh"}]}
+            ],
+        },
+    }
     gemini.write_text(json.dumps(original, indent=2) + "\n")
     cursor = repo / ".cursor" / "hooks.json"
     cursor.parent.mkdir()
@@ -351,14 +374,29 @@ def test_agent_hooks_never_crash_the_agent(repo: Path, vg: VG, tmp_path: Path) -
             assert (result.code, result.out) == (0, ""), (name, junk)
     outside = tmp_path / "not-a-repo"
     outside.mkdir()
-    result = vg("hook", "session-start", "--agent", "gemini", input=json.dumps(gemini_session_start(outside)),
-                cwd=outside)
+    result = vg(
+        "hook", "session-start", "--agent", "gemini", input=json.dumps(gemini_session_start(outside)), cwd=outside
+    )
     assert (result.code, result.out.strip()) == (0, "{}")
 
     running(vg)  # a corrupt state file on the branch: no traceback, nothing on stdout, exit 0
-    git(repo, "branch", "-f", "vibegit/state", git(repo, "commit-tree", git(
-        repo, "mktree", input=f"100644 blob {git(repo, 'hash-object', '-w', '--stdin', input='session: [')}\tsession.yaml\n"),
-        "-m", "corrupt"))
+    git(
+        repo,
+        "branch",
+        "-f",
+        "vibegit/state",
+        git(
+            repo,
+            "commit-tree",
+            git(
+                repo,
+                "mktree",
+                input=f"100644 blob {git(repo, 'hash-object', '-w', '--stdin', input='session: [')}\tsession.yaml\n",
+            ),
+            "-m",
+            "corrupt",
+        ),
+    )
     for name, payload in (("session-start", claude_session_start(repo)), ("stop", claude_stop(repo))):
         proc = vg_proc("hook", name, "--agent", "claude", cwd=repo, input=json.dumps(payload))
         assert (proc.code, proc.out) == (0, ""), proc.err

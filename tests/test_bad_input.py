@@ -1,4 +1,5 @@
 """Bad input: one clear line naming what is wrong, exit 1 or 2, nothing written."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -120,8 +121,10 @@ def test_a_corrupted_state_branch_is_reported_with_file_and_line(repo: Path, vg:
     assert result.code == 2 and "vibegit/state:session.yaml:2" in result.err
 
 
-@pytest.mark.parametrize(("key", "value"), [("vibegit.stateBranch", "bad..name"), ("vibegit.mirrorDir", "../x"),
-                                            ("vibegit.blockCommits", "sometimes")])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("vibegit.stateBranch", "bad..name"), ("vibegit.mirrorDir", "../x"), ("vibegit.blockCommits", "sometimes")],
+)
 def test_bad_settings(repo: Path, vg: VG, key: str, value: str) -> None:
     git(repo, "config", key, value)
     result = vg("start", "w", "--goal", "g")

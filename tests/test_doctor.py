@@ -1,4 +1,5 @@
 """vibegit doctor: checks of the state branch, and --repair as a new event."""
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,12 @@ def commit_state(repo: Path, edit: dict[str, str | None], message: str = "hand e
             subprocess.run(["git", "rm", "-q", "--cached", name], cwd=repo, env=env, check=True)
             continue
         blob = git(repo, "hash-object", "-w", "--stdin", input=text)
-        subprocess.run(["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}"], cwd=repo, env=env,
-                       check=True)
-    tree = subprocess.run(["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True,
-                          text=True).stdout.strip()
+        subprocess.run(
+            ["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}"], cwd=repo, env=env, check=True
+        )
+    tree = subprocess.run(
+        ["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
     commit = git(repo, "commit-tree", tree, "-p", "refs/heads/vibegit/state", "-m", message)
     git(repo, "update-ref", "refs/heads/vibegit/state", commit)
     return commit

@@ -1,6 +1,7 @@
 """The git hooks end to end: installed with ``vibegit install`` into real
 repositories, driven by real git commit, checkout, switch, rebase, amend
 and push to a bare repository on disk."""
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Result, VG, bare_origin, git, state_ref, vg_proc
-from vibegit.infra import git as vgit
+from tests.conftest import VG, Result, bare_origin, git, state_ref, vg_proc
 from vibegit import handlers as hook
+from vibegit.infra import git as vgit
 from vibegit.infra import hookfiles as install
 
 UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "--no-verify")
@@ -115,8 +116,10 @@ def test_block_policies(hooked: Path, vg: VG, policy: str, branch: str, blocked:
         assert "blocked" not in result.err
 
 
-@pytest.mark.parametrize(("key", "value"), [("vibegit.blockCommits", "sometimes"), ("vibegit.lang", "fr"),
-                                            ("vibegit.mirrorDir", "../outside")])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("vibegit.blockCommits", "sometimes"), ("vibegit.lang", "fr"), ("vibegit.mirrorDir", "../outside")],
+)
 def test_a_bad_setting_never_switches_the_lock_off(hooked: Path, vg: VG, key: str, value: str) -> None:
     start_workflow(vg)
     git(hooked, "config", key, value)
@@ -272,14 +275,27 @@ def test_a_rewrite_that_misses_the_checkpoint_records_nothing(hooked: Path, vg: 
 def test_framework_form_of_each_hook(hooked: Path, vg: VG, remote: Path) -> None:
     start_workflow(vg)
     env = {**os.environ, "PRE_COMMIT": "1"}
-    result = vg_proc("hook", "post-checkout", cwd=hooked,
-                     env={**env, "PRE_COMMIT_TO_REF": git(hooked, "rev-parse", "HEAD"), "PRE_COMMIT_CHECKOUT_TYPE": "1"})
+    result = vg_proc(
+        "hook",
+        "post-checkout",
+        cwd=hooked,
+        env={**env, "PRE_COMMIT_TO_REF": git(hooked, "rev-parse", "HEAD"), "PRE_COMMIT_CHECKOUT_TYPE": "1"},
+    )
     assert result.code == 0 and "Session recovery" in result.out
     result = vg_proc("hook", "post-checkout", cwd=hooked, env={**env, "PRE_COMMIT_CHECKOUT_TYPE": "0"})
     assert result.code == 0 and result.out == ""
-    result = vg_proc("hook", "pre-push", cwd=hooked,
-                     env={**env, "PRE_COMMIT_REMOTE_NAME": "origin", "PRE_COMMIT_REMOTE_URL": str(remote),
-                          "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/main", "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main"})
+    result = vg_proc(
+        "hook",
+        "pre-push",
+        cwd=hooked,
+        env={
+            **env,
+            "PRE_COMMIT_REMOTE_NAME": "origin",
+            "PRE_COMMIT_REMOTE_URL": str(remote),
+            "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/main",
+            "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main",
+        },
+    )
     assert result.code == 0, result.err
     assert git(remote, "rev-parse", "refs/heads/vibegit/state") == state_ref(hooked)
     assert vg("checkpoint").code == 0
@@ -323,7 +339,7 @@ def test_a_missing_vibegit_lets_git_go_on_with_one_line(repo: Path, vg: VG, tmp_
 def test_an_interpreter_without_vibegit_lets_git_go_on(repo: Path, vg: VG, tmp_path: Path) -> None:
     start_workflow(vg)
     fake = tmp_path / "python-without-vibegit"
-    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -S \"$@\"\n")  # -S: no site-packages, no vibegit
+    fake.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')  # -S: no site-packages, no vibegit
     fake.chmod(0o755)
     assert install.install(python=str(fake), cwd=repo) == 0
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

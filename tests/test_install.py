@@ -1,5 +1,6 @@
 """``vibegit install`` / ``uninstall``: the hooks directory git really uses,
 coexistence with hooks vibegit did not write, and an exact undo."""
+
 from __future__ import annotations
 
 import os
@@ -15,12 +16,12 @@ from tests.test_hooks import commit, run_git, start_workflow
 from vibegit.infra import hookfiles as install
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKER_HOOK = "#!/bin/sh\necho ran >> \"$(git rev-parse --show-toplevel)/../marker\"\n"
+MARKER_HOOK = '#!/bin/sh\necho ran >> "$(git rev-parse --show-toplevel)/../marker"\n'
 LFS_POST_CHECKOUT = (
     "#!/bin/sh\n"
-    "command -v git-lfs >/dev/null 2>&1 || { echo >&2 \"\\nThis repository is configured for Git LFS but "
+    'command -v git-lfs >/dev/null 2>&1 || { echo >&2 "\\nThis repository is configured for Git LFS but '
     "'git-lfs' was not found on your path.\\n\"; exit 2; }\n"
-    "git lfs post-checkout \"$@\"\n"
+    'git lfs post-checkout "$@"\n'
 )
 
 
@@ -117,7 +118,7 @@ def test_a_git_lfs_style_post_checkout_keeps_working(
     repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bin_dir = tmp_path / "fake-lfs"
-    write_hook(bin_dir / "git-lfs", f"#!/bin/sh\necho \"$@\" >> {tmp_path / 'lfs-calls'}\n")
+    write_hook(bin_dir / "git-lfs", f'#!/bin/sh\necho "$@" >> {tmp_path / "lfs-calls"}\n')
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     write_hook(hooks_of(repo) / "post-checkout", LFS_POST_CHECKOUT)
     before = snapshot(hooks_of(repo))
@@ -134,7 +135,7 @@ def test_a_git_lfs_style_post_checkout_keeps_working(
 
 def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: Path) -> None:
     seen = tmp_path / "pre-push-saw"
-    write_hook(hooks_of(repo) / "pre-push", f"#!/bin/sh\necho \"$1\" > {seen}\ncat >> {seen}\n")
+    write_hook(hooks_of(repo) / "pre-push", f'#!/bin/sh\necho "$1" > {seen}\ncat >> {seen}\n')
     bare = bare_origin(repo, tmp_path)
     assert vg("install").code == 0
     start_workflow(vg)

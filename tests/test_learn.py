@@ -1,6 +1,7 @@
 """Learning from the watched docs: rules become project_knowledge entries with
 their source and heading; an unchanged doc teaches nothing new; an edited doc
 replaces what it taught."""
+
 from __future__ import annotations
 
 import json
@@ -65,7 +66,9 @@ def test_learn_twice_on_an_unchanged_readme_adds_nothing(repo: Path, vg: VG) -> 
     assert first.code == 0 and "learn: README.md +5 -0" in first.out
     entries = knowledge(vg)
     assert [(e["heading"], e["text"]) for e in entries][:2] == [
-        ("Conventions", "Use four spaces, never tabs."), ("Conventions", "Type every function")]
+        ("Conventions", "Use four spaces, never tabs."),
+        ("Conventions", "Type every function"),
+    ]
     assert all(e["source"] == "README.md" for e in entries)
     events = count(repo)
     second = vg("learn")
@@ -78,13 +81,18 @@ def test_after_an_edit_the_entries_follow_the_new_text(repo: Path, vg: VG) -> No
     (repo / "README.md").write_text(README)
     assert vg("learn").code == 0
     old = {e["text"]: e["id"] for e in knowledge(vg)}
-    (repo / "README.md").write_text(README.replace("- Type every function\n", "- Type every public function\n")
-                                    .replace("2) Tag it\n", ""))
+    (repo / "README.md").write_text(
+        README.replace("- Type every function\n", "- Type every public function\n").replace("2) Tag it\n", "")
+    )
     result = vg("learn")
     assert result.code == 0 and "README.md +1 -2" in result.out
     new = {e["text"]: e["id"] for e in knowledge(vg)}
-    assert set(new) == {"Use four spaces, never tabs.", "Type every public function", "Keep commits small",
-                        "Bump the version"}
+    assert set(new) == {
+        "Use four spaces, never tabs.",
+        "Type every public function",
+        "Keep commits small",
+        "Bump the version",
+    }
     assert new["Keep commits small"] == old["Keep commits small"]  # unchanged items keep their ids
     assert new["Type every public function"] not in old.values()
 
@@ -116,7 +124,12 @@ def test_watched_docs_setting_and_a_phase_exit_learns(repo: Path, vg: VG, tmp_pa
     git(repo, "config", "--add", "vibegit.learn.docs", "docs/rules.md")
     git(repo, "config", "--add", "vibegit.learn.docs", "docs/more.md, README.md")
     out = tmp_path / "learned.json"
-    git(repo, "config", "vibegit.hook.onLearn", f'"{sys.executable}" -c "import sys; open({str(out)!r}, \'w\').write(sys.stdin.read())"')
+    git(
+        repo,
+        "config",
+        "vibegit.hook.onLearn",
+        f'"{sys.executable}" -c "import sys; open({str(out)!r}, \'w\').write(sys.stdin.read())"',
+    )
     assert vg("start", "w", "--goal", "g").code == 0
     events = count(repo)
     result = vg("phase", "P")

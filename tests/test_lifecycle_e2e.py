@@ -1,6 +1,7 @@
 """End to end on real repositories with staged, unstaged and untracked work:
 after every command the user's HEAD, index, status and files are unchanged,
 the state branch stays an orphan, and one event made exactly one commit."""
+
 from __future__ import annotations
 
 import json
@@ -36,11 +37,9 @@ def count(repo: Path) -> int:
 
 def test_every_event_is_one_commit_and_the_user_is_untouched(dirty_repo: Path, vg: VG) -> None:
     before = user_view(dirty_repo)
-    events = 0
-    for args in WORKFLOW:
+    for events, args in enumerate(WORKFLOW, 1):
         result = vg(*args)
         assert result.code == 0, (args, result.err)
-        events += 1
         assert count(dirty_repo) == events, args
         assert user_view(dirty_repo) == before, args
         roots = git(dirty_repo, "rev-list", "--max-parents=0", "refs/heads/vibegit/state").split()

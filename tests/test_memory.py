@@ -1,5 +1,6 @@
 """Memory: vibegit memory add/list/remove, memory.yaml on the state branch,
 and the recovery report's remembered rules (forbidden actions first)."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import MIRROR, VG, git
+from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.errors import BadInput
 from vibegit.infra.formats import parse_memory, render_memory
-from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 
 
 def count(repo: Path) -> int:
@@ -30,7 +31,10 @@ def test_add_list_remove_without_a_workflow(repo: Path, vg: VG) -> None:
     assert lines[0].startswith("M-002") and "Never force-push main" in lines[0]  # forbidden first
     entries = json.loads(vg("memory", "list", "--json").out)
     assert [(e["id"], e["category"]) for e in entries] == [
-        ("M-001", "user_preference"), ("M-002", "forbidden_action"), ("M-003", "code_pattern")]
+        ("M-001", "user_preference"),
+        ("M-002", "forbidden_action"),
+        ("M-003", "code_pattern"),
+    ]
     assert "category: forbidden_action" in git(repo, "show", "vibegit/state:memory.yaml")
 
     again = vg("memory", "add", "forbidden_action", "never  force-push MAIN")
@@ -63,7 +67,7 @@ def test_memory_survives_workflows_and_shows_in_the_report(repo: Path, vg: VG) -
     assert vg("start", "w2", "--goal", "g").code == 0
     report = vg("status").out
     assert "### 🧠 Remembered rules" in report
-    rules = report[report.index("Remembered rules"):]
+    rules = report[report.index("Remembered rules") :]
     assert rules.index("Never edit migrations") < rules.index("Handlers return Result objects")
     assert "🚫 Never" in rules
     assert "### 🧠 记忆规则" in vg("status", "--lang", "zh").out
@@ -94,16 +98,26 @@ def test_mirror_never_deletes_the_users_conventions(repo: Path, vg: VG) -> None:
     assert (mirror / "decisions.md").read_text() == "# Decisions\n1. Postgres\n"
 
 
-@pytest.mark.parametrize("text, where", [
-    (b"entries: 3\n", "memory.yaml:1: entries"),
-    (b"entries:\n  - id: M-1\n    category: code_pattern\n  - id: M-1\n    category: code_pattern\n    text: y\n",
-     "memory.yaml:2: entries[0].text"),
-    (b"entries:\n  - {id: M-1, category: code_pattern, text: a}\n  - {id: M-1, category: code_pattern, text: b}\n",
-     "memory.yaml:3: entries[1].id: M-1 appears twice"),
-    (b"entries:\n  - {id: M-1, category: code_pattern, text: a, source: ../etc/passwd}\n", "must be a path relative"),
-    (b"learned: {README.md: nothex}\n", "memory.yaml:1: learned"),
-    (b"entries: &a [*a]\n", "aliases"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (b"entries: 3\n", "memory.yaml:1: entries"),
+        (
+            b"entries:\n  - id: M-1\n    category: code_pattern\n  - id: M-1\n    category: code_pattern\n    text: y\n",
+            "memory.yaml:2: entries[0].text",
+        ),
+        (
+            b"entries:\n  - {id: M-1, category: code_pattern, text: a}\n  - {id: M-1, category: code_pattern, text: b}\n",
+            "memory.yaml:3: entries[1].id: M-1 appears twice",
+        ),
+        (
+            b"entries:\n  - {id: M-1, category: code_pattern, text: a, source: ../etc/passwd}\n",
+            "must be a path relative",
+        ),
+        (b"learned: {README.md: nothex}\n", "memory.yaml:1: learned"),
+        (b"entries: &a [*a]\n", "aliases"),
+    ],
+)
 def test_parse_memory_errors_name_file_and_line(text: bytes, where: str) -> None:
     with pytest.raises(BadInput, match=None) as info:
         parse_memory(text)
@@ -122,10 +136,23 @@ def test_any_bytes_in_memory_yaml_give_a_clear_error_or_a_memory(data: bytes) ->
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(list(MemoryCategory)), st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=40)
-                                                                .filter(str.strip)),
-                max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(list(MemoryCategory)),
+            st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=40).filter(
+                str.strip
+            ),
+        ),
+        max_size=8,
+    )
+)
 def test_render_then_parse_is_the_same_memory(items: list[tuple[MemoryCategory, str]]) -> None:
-    memory = Memory(tuple(MemoryEntry(f"M-{i:03d}", c, t.strip(), "2025-01-12T10:00:00Z", None, None)
-                          for i, (c, t) in enumerate(items, 1)), {"README.md": "a" * 40})
+    memory = Memory(
+        tuple(
+            MemoryEntry(f"M-{i:03d}", c, t.strip(), "2025-01-12T10:00:00Z", None, None)
+            for i, (c, t) in enumerate(items, 1)
+        ),
+        {"README.md": "a" * 40},
+    )
     assert parse_memory(render_memory(memory).encode()) == memory

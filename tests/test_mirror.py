@@ -1,5 +1,6 @@
 """The mirror in the working tree: rewritten after each event, hand edits
 validated and adopted by the next event, conflicts kept beside."""
+
 from __future__ import annotations
 
 import json
@@ -92,8 +93,12 @@ def test_concurrent_processes_lose_no_task(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     assert vg_proc("start", "w", "--goal", "g", cwd=repo).code == 0
     procs = [
-        subprocess.Popen([sys.executable, "-m", "vibegit", "task", "add", f"T-{i:03d}", f"task {i}"],
-                         cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-m", "vibegit", "task", "add", f"T-{i:03d}", f"task {i}"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         for i in range(12)
     ]
     for proc in procs:

@@ -4,6 +4,7 @@ at a commit, as pre-commit needs a rev). pre-commit pip-installs vibegit into
 its own virtualenv (GitPython, PyYAML, typer and filelock come from the
 package index), installs the four stages and runs them from real git
 commands. Slow: about half a minute, most of it building that virtualenv."""
+
 from __future__ import annotations
 
 import json
@@ -47,7 +48,8 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
 ) -> None:
     monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit-home"))
     path, rev = hook_repo
-    (repo / ".pre-commit-config.yaml").write_text(textwrap.dedent(f"""\
+    (repo / ".pre-commit-config.yaml").write_text(
+        textwrap.dedent(f"""\
         default_install_hook_types: [pre-commit, post-checkout, pre-push, post-rewrite]
         repos:
           - repo: {path}
@@ -57,7 +59,8 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
               - id: vibegit-startup
               - id: vibegit-push
               - id: vibegit-rewrite
-        """))
+        """)
+    )
     git(repo, "add", ".pre-commit-config.yaml")
     git(repo, "commit", "-q", "-m", "use vibegit through pre-commit")
     installed = pre_commit(repo, "install", "--install-hooks")
@@ -90,8 +93,9 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
     assert git(bare, "rev-parse", "refs/heads/vibegit/state") == state_ref(repo)
 
 
-def test_raw_install_chains_the_frameworks_hook(repo: Path, vg: VG, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_raw_install_chains_the_frameworks_hook(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit-home"))
     (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
     git(repo, "add", ".pre-commit-config.yaml")

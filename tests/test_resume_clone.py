@@ -1,6 +1,7 @@
 """vibegit resume after a clone on another machine (SPEC §9), end to end:
 a bare remote on disk, a "laptop" and a "desktop" clone, real git push,
 clone and the real pre-push hook."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Secrets stay home: a push of the state branch holding credentials is refused;
 sync --redact replaces them in what was never pushed."""
+
 from __future__ import annotations
 
 import subprocess
@@ -12,8 +13,10 @@ from tests.conftest import VG, git
 from vibegit.infra.secretscan import redact_text, scan_text
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
-PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"
-       "-----END RSA PRIVATE KEY-----\n")
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"
+    "-----END RSA PRIVATE KEY-----\n"
+)
 
 
 @pytest.fixture
@@ -21,26 +24,39 @@ def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
     return Machines(vg, monkeypatch)
 
 
-@pytest.mark.parametrize("text, kind", [
-    (f"aws_access_key_id = {AWS}\n", "AWS access key"),
-    (PEM, "private key block"),
-    ("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n", "GitHub token"),
-    ("SLACK=xoxb-123456789012-abcdefghijkl\n", "Slack token"),
-    ("db = postgres://app:s3cr3t-pw@db.internal:5432/app\n", "password in a URL"),
-    ('API_KEY = "9f8e7d6c5b4a39281726"\n', "secret assigned to a key-like name"),
-    ("DB_PASSWORD=Tr0ub4dor&3x!\n", "secret assigned to a key-like name"),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        (f"aws_access_key_id = {AWS}\n", "AWS access key"),
+        (PEM, "private key block"),
+        ("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n", "GitHub token"),
+        ("SLACK=xoxb-123456789012-abcdefghijkl\n", "Slack token"),
+        ("db = postgres://app:s3cr3t-pw@db.internal:5432/app\n", "password in a URL"),
+        ('API_KEY = "9f8e7d6c5b4a39281726"\n', "secret assigned to a key-like name"),
+        ("DB_PASSWORD=Tr0ub4dor&3x!\n", "secret assigned to a key-like name"),
+    ],
+)
 def test_scan_finds_credentials(text: str, kind: str) -> None:
     hits = scan_text("first line\n" + text)
     assert [(h.line, h.kind) for h in hits] == [(2, kind)]
     assert "[REDACTED]" in redact_text(text)
 
 
-@pytest.mark.parametrize("text", [
-    "password: changeme\n", "API_KEY=${API_KEY}\n", "monkey = bananarama12\n", "key = value\n",
-    "https://example.com/user@host\n", "SECRET_KEY = os.environ['SECRET_KEY']\n", "token = aaaaaaaaaaaaaaaa\n",
-    "    token = issue_token(user)  # WIP\n", "API_KEY = settings.api_key\n", "x_token = session_token\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: changeme\n",
+        "API_KEY=${API_KEY}\n",
+        "monkey = bananarama12\n",
+        "key = value\n",
+        "https://example.com/user@host\n",
+        "SECRET_KEY = os.environ['SECRET_KEY']\n",
+        "token = aaaaaaaaaaaaaaaa\n",
+        "    token = issue_token(user)  # WIP\n",
+        "API_KEY = settings.api_key\n",
+        "x_token = session_token\n",
+    ],
+)
 def test_scan_leaves_ordinary_text(text: str) -> None:
     assert scan_text(text) == []
 

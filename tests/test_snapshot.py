@@ -1,12 +1,14 @@
 """Checkpoint snapshots of uncommitted work and anchors that survive edits."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from tests.conftest import MIRROR, VG, git, state_ref, user_view
-from vibegit.infra import git as vgit, snapshot
 from vibegit.core import anchors
+from vibegit.infra import git as vgit
+from vibegit.infra import snapshot
 
 
 def snap_entry(repo: Path) -> str:

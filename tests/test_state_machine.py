@@ -5,18 +5,17 @@ counters match the kanban, the lock exists iff a workflow runs or is paused
 (and is locked iff running), and an illegal command raises with nothing
 changed.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import init_repo, git, vg_proc
+from tests.conftest import git, init_repo, vg_proc
 from vibegit.core import lifecycle
+from vibegit.core.model import Checkpoint, Env, Phase, State, Status, TaskStatus
 from vibegit.errors import VibegitError
 from vibegit.infra.formats import parse_all, render_all
-from vibegit.core.model import Env
-from vibegit.core.model import Checkpoint, Phase, State, Status, TaskStatus
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="h", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
 IDS = st.sampled_from(["T-1", "T-2", "T-3", "bad id", ""])
@@ -28,8 +27,13 @@ COMMANDS = st.one_of(
     st.tuples(st.just("task_add"), IDS, TEXT),
     st.tuples(st.just("task_start"), IDS),
     st.tuples(st.just("task_done"), IDS),
-    st.tuples(st.just("context"), st.one_of(st.none(), TEXT), st.one_of(st.none(), TEXT),
-              st.one_of(st.none(), TEXT), st.one_of(st.none(), st.integers(0, 3))),
+    st.tuples(
+        st.just("context"),
+        st.one_of(st.none(), TEXT),
+        st.one_of(st.none(), TEXT),
+        st.one_of(st.none(), TEXT),
+        st.one_of(st.none(), st.integers(0, 3)),
+    ),
     st.tuples(st.just("checkpoint"), TEXT),
     st.tuples(st.just("pause"), TEXT),
     st.tuples(st.just("resume"), st.sampled_from(["h", "other"])),
@@ -96,17 +100,25 @@ def test_any_sequence_keeps_the_invariants(commands: list[tuple]) -> None:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from([
-    ("task", "add", "T-1", "one"),
-    ("task", "done", "T-1"),
-    ("task", "done", "T-9"),
-    ("task", "start", "T-1"),
-    ("pause",),
-    ("resume",),
-    ("phase", "X"),
-    ("complete", "--yes"),
-    ("start", "w", "--goal", "again"),
-]), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                ("task", "add", "T-1", "one"),
+                ("task", "done", "T-1"),
+                ("task", "done", "T-9"),
+                ("task", "start", "T-1"),
+                ("pause",),
+                ("resume",),
+                ("phase", "X"),
+                ("complete", "--yes"),
+                ("start", "w", "--goal", "again"),
+            ]
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_refused_commands_write_nothing(tmp_path_factory, commands: list[tuple[str, ...]]) -> None:
     repo = init_repo(tmp_path_factory.mktemp("r") / "repo")
     assert vg_proc("start", "w", "--goal", "g", cwd=repo).code == 0

@@ -1,4 +1,5 @@
 """vibegit sync: fetch, fast-forward or merge (both histories kept), push."""
+
 from __future__ import annotations
 
 import json
@@ -75,10 +76,10 @@ def test_diverged_clones_sync_and_lose_no_event_and_no_task(tmp_path: Path, m: M
 
 
 def test_notes_are_merged_as_text_and_conflicts_are_kept(tmp_path: Path, m: Machines) -> None:
-    remote, laptop, desktop = two_machines(tmp_path, m)
+    _remote, laptop, desktop = two_machines(tmp_path, m)
     m.ok("desktop", desktop, "sync")
     notes = lambda where: where / MIRROR / "active_context.md"  # noqa: E731
-    for where, host, line in ((laptop, "laptop", "- laptop note"), (desktop, "desktop", "- desktop note")):
+    for where, _host, line in ((laptop, "laptop", "- laptop note"), (desktop, "desktop", "- desktop note")):
         text = notes(where).read_text().replace("## Notes\n", f"## Notes\nshared first line\n{line}\n")
         notes(where).write_text(text)
     m.ok("laptop", laptop, "context", "--last", "notes on the laptop")
@@ -91,7 +92,7 @@ def test_notes_are_merged_as_text_and_conflicts_are_kept(tmp_path: Path, m: Mach
 
 
 def test_sync_fast_forwards_and_leaves_the_user_alone(tmp_path: Path, m: Machines) -> None:
-    remote, laptop, desktop = two_machines(tmp_path, m)
+    _remote, laptop, desktop = two_machines(tmp_path, m)
     m.ok("laptop", laptop, "task", "add", "T-009", "from the laptop")
     m.ok("laptop", laptop, "sync")
     (desktop / "wip.txt").write_text("uncommitted\n")
@@ -134,12 +135,23 @@ def test_sync_joins_two_histories_that_started_apart(tmp_path: Path, m: Machines
     assert [e["text"] for e in memory] == ["never force-push main"]
 
 
-def state(updated: str, tasks: tuple[Task, ...] = (), phase_step: str = "1", status: Status = Status.RUNNING,
-          host: str = "a", questions: tuple[str, ...] = ()) -> State:
+def state(
+    updated: str,
+    tasks: tuple[Task, ...] = (),
+    phase_step: str = "1",
+    status: Status = Status.RUNNING,
+    host: str = "a",
+    questions: tuple[str, ...] = (),
+) -> State:
     lock = Lock(True, "w", updated, "", (), host=host, worktree="/w") if status is Status.RUNNING else None
-    return State(session=Session("s", "t0", updated), mode=Mode(ModeType.WORKFLOW, "w", None, phase_step),
-                 workflow=Workflow(status, "t0"), context=Context(goal="g", pending_questions=questions),
-                 lock=lock, tasks=tasks)
+    return State(
+        session=Session("s", "t0", updated),
+        mode=Mode(ModeType.WORKFLOW, "w", None, phase_step),
+        workflow=Workflow(status, "t0"),
+        context=Context(goal="g", pending_questions=questions),
+        lock=lock,
+        tasks=tasks,
+    )
 
 
 def text_merge(base: str, ours: str, theirs: str) -> tuple[str, bool]:

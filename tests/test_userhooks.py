@@ -1,5 +1,6 @@
 """Lifecycle hook commands (SPEC §5): configured locally, run with the event as
 JSON on stdin and VIBEGIT_* variables, never from the state branch."""
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,13 @@ def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: 
     assert event["task"] == "T-001" and event["workflow"] == "vibe-code" and event["phase"] == "R1"
     assert event["commit"] == state_tip and event["progress"] == {"done": 1, "total": 1}
     assert event["env"] | {"VIBEGIT_HOOK_RUNNING": "1"} == {
-        "VIBEGIT_HOOK": "onTaskComplete", "VIBEGIT_EVENT": "task-done", "VIBEGIT_WORKFLOW": "vibe-code",
-        "VIBEGIT_PHASE": "R1", "VIBEGIT_TASK": "T-001", "VIBEGIT_COMMIT": state_tip, "VIBEGIT_STATUS": "running",
+        "VIBEGIT_HOOK": "onTaskComplete",
+        "VIBEGIT_EVENT": "task-done",
+        "VIBEGIT_WORKFLOW": "vibe-code",
+        "VIBEGIT_PHASE": "R1",
+        "VIBEGIT_TASK": "T-001",
+        "VIBEGIT_COMMIT": state_tip,
+        "VIBEGIT_STATUS": "running",
         "VIBEGIT_HOOK_RUNNING": "1",
     }
     assert Path(event["cwd"]).resolve() == repo.resolve()
@@ -59,24 +65,39 @@ def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path) -> N
     out = tmp_path / "hook.jsonl"
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text(
-        "".join(f"{name}: {json.dumps(dump_hook(out))}\n" for name in userhooks.HOOK_NAMES if name != "onBeforeComplete")
+        "".join(
+            f"{name}: {json.dumps(dump_hook(out))}\n" for name in userhooks.HOOK_NAMES if name != "onBeforeComplete"
+        )
     )
-    for args in (("start", "w", "--goal", "g"), ("phase", "P"), ("task", "add", "T-1", "x"), ("task", "start", "T-1"),
-                 ("checkpoint",), ("pause",), ("resume",), ("task", "done", "T-1"), ("complete", "--yes")):
+    for args in (
+        ("start", "w", "--goal", "g"),
+        ("phase", "P"),
+        ("task", "add", "T-1", "x"),
+        ("task", "start", "T-1"),
+        ("checkpoint",),
+        ("pause",),
+        ("resume",),
+        ("task", "done", "T-1"),
+        ("complete", "--yes"),
+    ):
         assert vg(*args).code == 0, args
     assert vg("start", "w2", "--goal", "g").code == 0
     assert vg("fail", "it broke").code == 0
     got = [(e["hook"], e["event"], e["env"]["VIBEGIT_PHASE"]) for e in seen(out)]
     assert got == [
-        ("onInit", "start", "R1"), ("onPhaseEnter", "start", "R1"),
-        ("onPhaseExit", "phase", "R1"), ("onPhaseEnter", "phase", "P"),
+        ("onInit", "start", "R1"),
+        ("onPhaseEnter", "start", "R1"),
+        ("onPhaseExit", "phase", "R1"),
+        ("onPhaseEnter", "phase", "P"),
         ("onTaskStart", "task-start", "P"),
         ("onCheckpoint", "checkpoint", "P"),
-        ("onPause", "pause", "P"), ("onCheckpoint", "pause", "P"),
+        ("onPause", "pause", "P"),
+        ("onCheckpoint", "pause", "P"),
         ("onResume", "resume", "P"),
         ("onTaskComplete", "task-done", "P"),
         ("onComplete", "complete", "P"),
-        ("onInit", "start", "R1"), ("onPhaseEnter", "start", "R1"),
+        ("onInit", "start", "R1"),
+        ("onPhaseEnter", "start", "R1"),
         ("onError", "fail", "R1"),
     ]
     assert seen(out)[2]["previous_phase"] == "R1"
@@ -132,12 +153,15 @@ def test_a_hook_calling_vibegit_does_not_run_hooks_again(repo: Path, vg: VG, tmp
     assert [s.split()[1] for s in subjects(repo)[:2]] == ["checkpoint", "checkpoint"]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("onTaskDone: make test\n", ".vibegit/hooks.yaml:1: unknown hook 'onTaskDone'"),
-    ("onInit: [1, 2]\n", ".vibegit/hooks.yaml:1: onInit: expected a command"),
-    ("timeout: soon\n", ".vibegit/hooks.yaml:1: timeout: 'soon' is not a number"),
-    ("onInit: 'x'\n  bad: [\n", ".vibegit/hooks.yaml:"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("onTaskDone: make test\n", ".vibegit/hooks.yaml:1: unknown hook 'onTaskDone'"),
+        ("onInit: [1, 2]\n", ".vibegit/hooks.yaml:1: onInit: expected a command"),
+        ("timeout: soon\n", ".vibegit/hooks.yaml:1: timeout: 'soon' is not a number"),
+        ("onInit: 'x'\n  bad: [\n", ".vibegit/hooks.yaml:"),
+    ],
+)
 def test_a_broken_hooks_file_is_exit_2_and_writes_nothing(repo: Path, vg: VG, text: str, message: str) -> None:
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text(text)

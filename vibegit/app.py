@@ -8,16 +8,18 @@ it, is recorded by ``record``: the takeover guard, the store (one commit on
 the newest state, the mirror's hand edits adopted), the mirror, then the
 user's lifecycle hooks.
 """
+
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
 
 from vibegit.core import lifecycle, report
 from vibegit.core.model import Env, Event, State
@@ -186,16 +188,24 @@ def _run_hooks(ctx: Context, hooks: userhooks.Hooks, written: Written, e: Env) -
     names = userhooks.EVENT_HOOKS.get(event.name, ())
     if not any(hooks.commands.get(name) for name in names):
         return
-    data = userhooks.payload(written.state, event.name, event.summary, event.task, written.commit, e.head, ctx.repo,
-                             written.previous)
+    data = userhooks.payload(
+        written.state, event.name, event.summary, event.task, written.commit, e.head, ctx.repo, written.previous
+    )
     for outcome in userhooks.run(hooks, names, data, ctx.repo):
         if outcome.ok:
             warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
             continue
         what = outcome.describe(hooks.timeout)
-        hook, code = outcome.hook.name, outcome.code
-        record(ctx, lambda s: lifecycle.hook_failed(s, e, what, hook, code, event, written.commit), e,
-               announce=False, run_hooks=False)
+        failed = functools.partial(
+            lifecycle.hook_failed,
+            env=e,
+            what=what,
+            hook=outcome.hook.name,
+            exit_code=outcome.code,
+            after=event,
+            commit=written.commit,
+        )
+        record(ctx, failed, e, announce=False, run_hooks=False)
         warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")
 
 

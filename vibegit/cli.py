@@ -1,5 +1,6 @@
 """The command line: argument parsing only. Each command is a function in
 commands/, imported when it runs (so a command pays only for what it uses)."""
+
 from __future__ import annotations
 
 import sys
@@ -29,11 +30,15 @@ parser = typer.Typer(
 )
 task_parser = typer.Typer(help="Tasks of the kanban: add, start, done, list.", no_args_is_help=True)
 parser.add_typer(task_parser, name="task")
-memory_parser = typer.Typer(help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True)
+memory_parser = typer.Typer(
+    help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True
+)
 parser.add_typer(memory_parser, name="memory")
 
 Lang = typer.Option(
-    None, "--lang", help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en)."
+    None,
+    "--lang",
+    help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en).",
 )
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
 
@@ -82,7 +87,9 @@ def phase(
 
 
 @task_parser.command("add")
-def task_add(task_id: str = typer.Argument(..., metavar="ID"), title: str = typer.Argument(..., metavar="TITLE")) -> int:
+def task_add(
+    task_id: str = typer.Argument(..., metavar="ID"), title: str = typer.Argument(..., metavar="TITLE")
+) -> int:
     """Add a task to the Todo column."""
     from vibegit.commands import task
 
@@ -161,7 +168,9 @@ def resume(
     lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
     force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
-    remote: Optional[str] = typer.Option(None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."),
+    remote: Optional[str] = typer.Option(
+        None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."
+    ),
 ) -> int:
     """Take the lock again and print the recovery report. (/vibe-resume)
 
@@ -288,7 +297,9 @@ def demo() -> int:
 @parser.command()
 def sync(
     remote: Optional[str] = typer.Option(None, "--remote", help="Remote name (default: upstream's, or origin)."),
-    redact: bool = typer.Option(False, "--redact", help="Replace values that look like credentials in what is not pushed yet."),
+    redact: bool = typer.Option(
+        False, "--redact", help="Replace values that look like credentials in what is not pushed yet."
+    ),
 ) -> int:
     """Fetch the remote's state branch, fast-forward or merge, then push.
 
@@ -315,13 +326,17 @@ def doctor(
 
 
 HookNames = typer.Option(
-    None, "--hook", metavar="NAME",
+    None,
+    "--hook",
+    metavar="NAME",
     help="Only this git hook (repeatable): post-checkout, pre-commit, pre-push, post-rewrite. Default: all four.",
 )
 
 
 AgentNames = typer.Option(
-    None, "--agent", metavar="NAME",
+    None,
+    "--agent",
+    metavar="NAME",
     help="An agent's session hooks (repeatable): claude, codex, cursor, gemini. "
     "With only --agent, the git hooks are left as they are.",
 )

@@ -48,8 +48,10 @@ def log_unexpected(argv: list[str]) -> str:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as f:
-            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit {__version__} "
-                    f"python {sys.version.split()[0]} argv {argv!r}\n")
+            f.write(
+                f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit {__version__} "
+                f"python {sys.version.split()[0]} argv {argv!r}\n"
+            )
             f.write(traceback.format_exc())
         return str(path)
     except OSError:

@@ -1,5 +1,6 @@
 """The console entry point: the hook fast path, or the CLI, and the one
 place where errors become one line (and, when unexpected, a log file and exit 3)."""
+
 from __future__ import annotations
 
 import sys

@@ -6,6 +6,7 @@ Each file is ``NNN-what.TARGET``: TARGET is the state file it replaces
 one line and nothing written. The files are committed; this script only
 documents how they were made and makes them again.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,14 @@ CASES: dict[str, bytes | list[str]] = {
     "top-level-scalar.session.yaml": b"just text\n",
     "empty.session.yaml": b"",
     "deep-nesting.session.yaml": b"session: " + b"[" * 5000 + b"]" * 5000 + b"\n",
-    "session-is-text.session.yaml": session(**{"session: {id: sess_1, created_at: '2025-01-12T10:00:00Z', updated_at: '2025-01-12T10:00:00Z'}": b"session: hello"}),
-    "mode-is-list.session.yaml": session(**{"mode: {type: workflow, workflow_name: vibe-code, phase: E, step: '4.3'}": b"mode: [1, 2]"}),
+    "session-is-text.session.yaml": session(
+        **{
+            "session: {id: sess_1, created_at: '2025-01-12T10:00:00Z', updated_at: '2025-01-12T10:00:00Z'}": b"session: hello"
+        }
+    ),
+    "mode-is-list.session.yaml": session(
+        **{"mode: {type: workflow, workflow_name: vibe-code, phase: E, step: '4.3'}": b"mode: [1, 2]"}
+    ),
     "phase-unknown.session.yaml": session(**{"phase: E": b"phase: Z"}),
     "phase-number.session.yaml": session(**{"phase: E": b"phase: 5"}),
     "status-number.session.yaml": session(**{"status: running": b"status: 42"}),
@@ -63,7 +70,9 @@ CASES: dict[str, bytes | list[str]] = {
     "line-bool.session.yaml": session(**{"checkpoint: null": b"checkpoint: {file: src/app.py, line: true}"}),
     "path-traversal.session.yaml": session(**{"checkpoint: null": b"checkpoint: {file: ../../etc/passwd, line: 1}"}),
     "path-absolute.session.yaml": session(**{"checkpoint: null": b"checkpoint: {file: /etc/shadow, line: 1}"}),
-    "path-windows.session.yaml": session(**{"checkpoint: null": b"checkpoint: {file: 'C:\\\\Windows\\\\win.ini', line: 1}"}),
+    "path-windows.session.yaml": session(
+        **{"checkpoint: null": b"checkpoint: {file: 'C:\\\\Windows\\\\win.ini', line: 1}"}
+    ),
     "path-newline.session.yaml": session(**{"checkpoint: null": b'checkpoint: {file: "src/a\\npy", line: 1}'}),
     "questions-mapping.session.yaml": session(**{"pending_questions: []": b"pending_questions: {a: b}"}),
     "current-task-shell.session.yaml": session(**{"current_task: null": b"current_task: 'T-1; rm -rf /'"}),
@@ -120,9 +129,15 @@ CASES: dict[str, bytes | list[str]] = {
     "start-spaces.args.json": ["start", "a b", "--goal", "x"],
     "answer-zero.args.json": ["context", "--answer", "0"],
     # ids and text that would reach git's command line or commit trailers
-    "commit-is-an-option.session.yaml": session(**{"checkpoint: null": b"checkpoint: {commit: '--upload-pack=touch pwned; git-upload-pack', line: 1}"}),
-    "snapshot-is-a-refspec.session.yaml": session(**{"checkpoint: null": b"checkpoint: {snapshot: '+refs/heads/*:refs/heads/*'}"}),
-    "workflow-name-trailer.session.yaml": session(**{"workflow_name: vibe-code": b'workflow_name: "w\\nVibegit-Event: complete"'}),
+    "commit-is-an-option.session.yaml": session(
+        **{"checkpoint: null": b"checkpoint: {commit: '--upload-pack=touch pwned; git-upload-pack', line: 1}"}
+    ),
+    "snapshot-is-a-refspec.session.yaml": session(
+        **{"checkpoint: null": b"checkpoint: {snapshot: '+refs/heads/*:refs/heads/*'}"}
+    ),
+    "workflow-name-trailer.session.yaml": session(
+        **{"workflow_name: vibe-code": b'workflow_name: "w\\nVibegit-Event: complete"'}
+    ),
     "goal-escape.session.yaml": session(**{"goal: g": b'goal: "\\e[2J"'}),
     "title-escape.kanban.md": b"# Kanban\n\n## Todo\n- [ ] T-1: \x1b[2Jclear\n",
 }

@@ -1,6 +1,7 @@
 """Hostile inputs from tests/reliability/corpus/: each is refused with exit
 1 or 2 and one line naming the problem; no traceback; the state branch and
 the user's files are unchanged; nothing hostile is executed."""
+
 from __future__ import annotations
 
 import json
@@ -88,8 +89,11 @@ def test_hostile_state_on_the_branch_is_refused(repo: Path, vg: VG, case: Path) 
 def _write_blob(repo: Path, data: bytes) -> str:
     import subprocess
 
-    return subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=data,
-                          capture_output=True, check=True).stdout.decode().strip()
+    return (
+        subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=data, capture_output=True, check=True)
+        .stdout.decode()
+        .strip()
+    )
 
 
 def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:

@@ -1,5 +1,6 @@
 """Faults: a writer killed with SIGKILL at random moments, 200 times. After
 each kill the state parses, git fsck is clean and the store lock is free."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,8 @@ from pathlib import Path
 from filelock import FileLock
 
 from tests.conftest import git, init_repo, vg_proc
-from vibegit.infra import git as vgit
 from vibegit.core.settings import settings
+from vibegit.infra import git as vgit
 from vibegit.infra.store import lock_path, read_state
 
 KILLS = 200
@@ -39,8 +40,9 @@ def test_sigkill_while_writing_never_corrupts(tmp_path: Path) -> None:
     config = settings(vgit.read_config(found))
     rng = random.Random(2025)
     for round_ in range(KILLS):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(repo), str(round_)],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(repo), str(round_)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
         time.sleep(rng.uniform(0, 0.08))
         os.kill(proc.pid, signal.SIGKILL)

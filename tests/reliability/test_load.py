@@ -1,5 +1,6 @@
 """Load: eight processes issuing 50 events each at once, from the main
 working tree and two linked worktrees. Every event lands, counters agree."""
+
 from __future__ import annotations
 
 import json

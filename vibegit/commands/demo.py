@@ -1,5 +1,6 @@
 """``vibegit demo``: a whole workflow, a lost session, a clone elsewhere and a
 resume, played in temporary repositories with the real commands."""
+
 from __future__ import annotations
 
 import os
@@ -42,8 +43,7 @@ class Player:
             argv = [sys.executable, "-m", "vibegit", *argv[1:]]
         if show:
             print(f"\033[36m{cwd.name}$ {' '.join(shlex.quote(a) for a in args)}\033[0m", flush=True)
-        proc = subprocess.run(argv, cwd=cwd, env={**self.env, "VIBEGIT_HOST": host},
-                              capture_output=True, text=True)
+        proc = subprocess.run(argv, cwd=cwd, env={**self.env, "VIBEGIT_HOST": host}, capture_output=True, text=True)
         text = (proc.stdout + proc.stderr).rstrip()
         if show and text:
             print(textwrap.indent(text, "  "), flush=True)
@@ -81,8 +81,17 @@ def run() -> int:
         p.run(laptop, "vibegit", "task", "start", "T-002")
         (laptop / "src" / "auth.py").write_text(APP.replace("token = None", "token = issue_token(user)  # WIP"))
         p.run(laptop, "vibegit", "context", "--last", "user model done", "--next", "verify the password hash")
-        p.run(laptop, "vibegit", "checkpoint", "--file", "src/auth.py", "--line", "3",
-              "--action", "login skeleton written; password check next")
+        p.run(
+            laptop,
+            "vibegit",
+            "checkpoint",
+            "--file",
+            "src/auth.py",
+            "--line",
+            "3",
+            "--action",
+            "login skeleton written; password check next",
+        )
         p.run(laptop, "git", "commit", "-am", "try to commit mid-workflow", ok=(0, 1))
 
         p.title("3. The session dies: context compacted, terminal closed. A new session starts:")

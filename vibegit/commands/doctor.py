@@ -8,6 +8,7 @@ newest first) and records a NEW event whose tree is that commit's tree and
 whose parent is the current tip: nothing is deleted, the bad commits stay
 in history. A broken mirror file is moved aside and the mirror rewritten.
 """
+
 from __future__ import annotations
 
 from vibegit import app
@@ -46,18 +47,26 @@ def doctor(repair: bool) -> int:
         said.extend(f"✘ mirror: {problem}" for _, problem in broken_mirror)
         if not problems and not broken_mirror:
             count = git.count(repo, tip) if tip else 0
-            said.append(f"✔ {settings.state_branch} is healthy ({count} event(s), tip {(tip or '')[:10]}); "
-                        "the mirror parses.")
+            said.append(
+                f"✔ {settings.state_branch} is healthy ({count} event(s), tip {(tip or '')[:10]}); the mirror parses."
+            )
             return None, "", OK
         if not repair:
-            said.append("Run 'vibegit doctor --repair' to go back to the newest good state (a new event; "
-                        "nothing is deleted).")
+            said.append(
+                "Run 'vibegit doctor --repair' to go back to the newest good state (a new event; nothing is deleted)."
+            )
             return None, "", REFUSED
         if not problems or all("not an orphan" in p for p in problems):
             return None, "", None  # the branch stays; only the mirror is mended
         known = git.known_commits(repo, tip, settings.state_ref, MAX_CANDIDATES)
-        good = next((c for c in sorted(known, key=lambda c: -known[c])
-                     if c != tip and not store.commit_problems(repo, cat, settings, c)), None)
+        good = next(
+            (
+                c
+                for c in sorted(known, key=lambda c: -known[c])
+                if c != tip and not store.commit_problems(repo, cat, settings, c)
+            ),
+            None,
+        )
         if good is None:
             said.append(f"No good state found in the history or reflog of {settings.state_branch}; nothing changed.")
             return None, "", REFUSED
@@ -65,8 +74,10 @@ def doctor(repair: bool) -> int:
         state, event = lifecycle.repaired(loaded.state, good, problems[0])
         tree = git.resolve(repo, f"{good}^{{tree}}") or ""
         commit = store.commit(repo, ctx.config, app.facts(ctx), tree, [tip] if tip else [good], event, state)
-        said.append(f"Repaired: {settings.state_branch} now holds the state of {good[:10]} as new event {commit[:10]}"
-                    + (f" on top of {tip[:10]} (the bad commits stay in history)." if tip else "."))
+        said.append(
+            f"Repaired: {settings.state_branch} now holds the state of {good[:10]} as new event {commit[:10]}"
+            + (f" on top of {tip[:10]} (the bad commits stay in history)." if tip else ".")
+        )
         return commit, "vibegit: repair", None
 
     code = store.publish(repo, settings, build)

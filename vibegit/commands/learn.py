@@ -6,6 +6,7 @@ numbered items become ``project_knowledge`` entries (with the doc and the
 heading above them), replacing what that doc taught before. Items whose text
 and heading did not change keep their ids.
 """
+
 from __future__ import annotations
 
 from vibegit import app
@@ -27,8 +28,10 @@ def learn(quiet: bool = False) -> int:
         if not quiet:
             docs = worktree.watched_docs(ctx.repo)
             present = sum((ctx.repo.toplevel / d).is_file() for d in docs)
-            app.say(f"Nothing new to learn: {present} of {len(docs)} watched docs present, none changed "
-                         "since the last learn.")
+            app.say(
+                f"Nothing new to learn: {present} of {len(docs)} watched docs present, none changed "
+                "since the last learn."
+            )
         return OK
     e = app.facts(ctx)
     try:
@@ -48,4 +51,3 @@ def after_phase() -> None:
         learn(quiet=True)
     except (VibegitError, OSError) as err:
         app.warn(f"the phase is recorded, but learning from the docs failed: {err}")
-

@@ -1,5 +1,6 @@
 """The ``vibegit memory`` commands (SPEC §2, §5): rules and facts that
 outlive a workflow, in ``memory.yaml`` on the state branch, ids like M-001."""
+
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from vibegit.core.schema import entry_dict
 from vibegit.core.text import MAX_TEXT, check_text
 from vibegit.errors import OK
 from vibegit.infra import store
+
 
 def add(category_name: str, text: str) -> int:
     cat = lifecycle.category(category_name)
@@ -40,8 +42,10 @@ def list_(as_json: bool) -> int:
         app.say(json.dumps([entry_dict(e) for e in entries], ensure_ascii=False, indent=2))
         return OK
     if not entries:
-        app.say("Nothing remembered yet. Add with 'vibegit memory add CATEGORY TEXT' "
-                     f"({', '.join(lifecycle.CATEGORIES)}), or learn from the docs with 'vibegit learn'.")
+        app.say(
+            "Nothing remembered yet. Add with 'vibegit memory add CATEGORY TEXT' "
+            f"({', '.join(lifecycle.CATEGORIES)}), or learn from the docs with 'vibegit learn'."
+        )
         return OK
     order = list(MemoryCategory)
     for entry in sorted(entries, key=lambda x: order.index(x.category)):

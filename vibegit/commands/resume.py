@@ -5,7 +5,7 @@ checkpoint's uncommitted work where that loses nothing."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from vibegit import app
 from vibegit.core import lifecycle
@@ -41,13 +41,16 @@ def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
     args = ["switch", "-q", branch] if branch else ["switch", "-q", "--detach", commit]
     proc = repo.git(*args, check=False)
     if proc.returncode:
-        raise Refused(f"git {' '.join(args[2:])} refused: {git.reason(proc)} "
-                      "(nothing was restored; the lock was not taken)")
+        raise Refused(
+            f"git {' '.join(args[2:])} refused: {git.reason(proc)} (nothing was restored; the lock was not taken)"
+        )
     head = git.head_commit(repo)
     say(f"Switched to {branch or 'a detached HEAD'} at {(head or '')[:12]}.")
     if head != commit:
-        say(f"Note: {branch} is at {(head or '')[:12]}, not at the checkpoint's commit {commit[:12]} "
-            "(it moved on, or the checkpoint's commit was not pushed on it).")
+        say(
+            f"Note: {branch} is at {(head or '')[:12]}, not at the checkpoint's commit {commit[:12]} "
+            "(it moved on, or the checkpoint's commit was not pushed on it)."
+        )
 
 
 def go_to_checkpoint(
@@ -64,8 +67,10 @@ def go_to_checkpoint(
     """Before resume takes the lock: the checkpoint's commit, HEAD, the snapshot."""
     lock = state.lock
     if lock is not None and lock.host and lock.host != e.host:
-        say(f"Taking the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
-            f"installed) lets {lock.host} know.")
+        say(
+            f"Taking the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
+            f"installed) lets {lock.host} know."
+        )
     k = state.checkpoint
     if k is None:
         return
@@ -73,8 +78,11 @@ def go_to_checkpoint(
     if commit and not git.tree_of(repo, commit):
         name = remote.default_remote(repo, given) if (given or git.remotes(repo)) else None
         if name is None or not remote.fetch_commit(repo, name, commit):
-            say(f"The checkpoint's commit {commit[:12]} is not in this repository"
-                + (f" nor on {name}" if name else "") + " (was it pushed?).")
+            say(
+                f"The checkpoint's commit {commit[:12]} is not in this repository"
+                + (f" nor on {name}" if name else "")
+                + " (was it pushed?)."
+            )
             commit = None
         else:
             say(f"Fetched the checkpoint's commit {commit[:12]} from {name}.")
@@ -84,21 +92,26 @@ def go_to_checkpoint(
         else:
             where = f"on {k.branch}" if k.branch else "on a detached HEAD"
             go = f"git switch {k.branch}" if k.branch else f"git switch --detach {commit[:12]}"
-            say(f"HEAD is at {(e.head or 'nothing')[:12]} ({e.branch or 'detached'}); the checkpoint is at "
-                f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there.")
+            say(
+                f"HEAD is at {(e.head or 'nothing')[:12]} ({e.branch or 'detached'}); the checkpoint is at "
+                f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there."
+            )
     if k.snapshot:
         _restore(repo, settings, state, e, k.snapshot, commit, force, say)
 
 
-def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str, commit: str | None,
-             force: bool, say: Say) -> None:
+def _restore(
+    repo: git.Repo, settings: Settings, state: State, e: Env, snap: str, commit: str | None, force: bool, say: Say
+) -> None:
     lock = state.lock
     if lock is not None and (lock.host, lock.worktree) == (e.host, e.worktree):
         return  # taken in this very working tree: what is here now is newer
     tip = git.commit_of(repo, settings.state_ref)
     if git.resolve(repo, f"{tip}:{store.SNAPSHOT}") != snap:
-        raise BadInput(f"checkpoint.snapshot {snap[:12]} is not the snapshot/ tree of {settings.state_branch}; "
-                       "run 'vibegit doctor'")
+        raise BadInput(
+            f"checkpoint.snapshot {snap[:12]} is not the snapshot/ tree of {settings.state_branch}; "
+            "run 'vibegit doctor'"
+        )
     base = git.tree_of(repo, commit)
     p = snapshot.plan(repo, snap, base)
     if p.local and not force:
@@ -114,18 +127,24 @@ def _restore(repo: git.Repo, settings: Settings, state: State, e: Env, snap: str
             "'--force' writes the snapshot's version (HEAD's stays in git) (nothing was changed)"
         )
     if p.withheld:
-        say(f"Not restored: {', '.join(p.withheld)} (vibegit runs commands from there, and never runs what came "
-            f"from the state branch); review it with 'git show {snap[:10]}:{p.withheld[0]}' and copy it yourself.")
+        say(
+            f"Not restored: {', '.join(p.withheld)} (vibegit runs commands from there, and never runs what came "
+            f"from the state branch); review it with 'git show {snap[:10]}:{p.withheld[0]}' and copy it yourself."
+        )
     writes, deletes = list(p.write), list(p.delete)
     if force and p.local:
         where = snapshot.save_local(repo, p.local, f"vibegit resume --force: local versions of {len(p.local)} file(s)")
-        say(f"Saved your local version of {len(p.local)} file(s) ({', '.join(p.local[:10])}) as stash@{{0}} "
-            f"({where[:10]}): 'git stash show -p stash@{{0}}' shows it, 'git stash pop' brings it back.")
+        say(
+            f"Saved your local version of {len(p.local)} file(s) ({', '.join(p.local[:10])}) as stash@{{0}} "
+            f"({where[:10]}): 'git stash show -p stash@{{0}}' shows it, 'git stash pop' brings it back."
+        )
     for path in (p.local + p.head_moved) if force else []:
         (deletes if path in p.gone else writes).append(path)
     snapshot.apply(repo, snap, sorted(writes), sorted(deletes))
     if writes or deletes:
-        say(f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} file(s) written, "
-            f"{len(deletes)} deleted, {p.in_sync} already as in it. They are left unstaged.")
+        say(
+            f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} file(s) written, "
+            f"{len(deletes)} deleted, {p.in_sync} already as in it. They are left unstaged."
+        )
     elif p.in_sync:
         say(f"The working tree already holds the checkpoint's uncommitted work ({snap[:10]}).")

@@ -8,7 +8,7 @@ away), push fast-forward only, and retry when the remote moved meanwhile.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from vibegit import app
 from vibegit.core import lifecycle, merge
@@ -22,15 +22,30 @@ TRIES = 3
 Say = Callable[[str], None]
 
 
-def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, cat: git.CatFile,
-           ours: str, theirs: str, name: str) -> tuple[str, list[str]]:
+def _merge(
+    repo: git.Repo,
+    settings: Settings,
+    config: dict[str, str],
+    e: Env,
+    cat: git.CatFile,
+    ours: str,
+    theirs: str,
+    name: str,
+) -> tuple[str, list[str]]:
     """A merge commit of the two tips: both histories kept, the state merged (core/merge.py)."""
     base = git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
-    merged, decisions = merge.merge(b.state if b else None, o.state, t.state, here="here", there=name, now=e.now,
-                                    merge_text=lambda bt, ot, tt: git.merge_text(bt, ot, tt, name))
+    merged, decisions = merge.merge(
+        b.state if b else None,
+        o.state,
+        t.state,
+        here="here",
+        there=name,
+        now=e.now,
+        merge_text=lambda bt, ot, tt: git.merge_text(bt, ot, tt, name),
+    )
     if not base:
         decisions.insert(0, "the two histories share no event (both started on their own); joined here")
     theirs_newer = t.state.session.updated_at > o.state.session.updated_at
@@ -49,8 +64,9 @@ def _merge(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, c
     return store.commit(repo, config, e, tree, [ours, theirs], event, merged), decisions
 
 
-def integrate(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, theirs: str | None,
-              name: str, say: Say) -> str | None:
+def integrate(
+    repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, theirs: str | None, name: str, say: Say
+) -> str | None:
     """Bring the fetched tip into the local branch; the new local tip."""
     if theirs is None:
         say(f"{name} has no {settings.state_branch} yet.")
@@ -72,8 +88,10 @@ def integrate(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env
             return theirs, f"vibegit: fast-forward to {name}", theirs
         commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name)
         mine, other = git.count(repo, f"{theirs}..{ours}"), git.count(repo, f"{ours}..{theirs}")
-        news.append(f"Merged: {mine} event(s) here and {other} on {name} had diverged; both histories are kept "
-                    f"(merge {commit[:10]}). Decided:")
+        news.append(
+            f"Merged: {mine} event(s) here and {other} on {name} had diverged; both histories are kept "
+            f"(merge {commit[:10]}). Decided:"
+        )
         news.extend(f"  - {d}" for d in decisions or ["nothing conflicted"])
         return commit, f"vibegit: merge {name}", commit
 
@@ -110,9 +128,11 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
     with git.CatFile(repo) as cat:
         mirror.rewrite(repo, settings, cat, commit, say)
     count, places = done[0]
-    say(f"Redacted {count} value(s) in {places} place(s) of the events not pushed yet "
+    say(
+        f"Redacted {count} value(s) in {places} place(s) of the events not pushed yet "
         f"(rewritten, plus event {commit[:10]}); the unredacted copies stay only in this repository's "
-        f"reflog of {settings.state_branch}.")
+        f"reflog of {settings.state_branch}."
+    )
     return True
 
 

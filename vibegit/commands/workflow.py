@@ -65,7 +65,9 @@ def abort(yes: bool) -> int:
     ctx = app.enter()
     state = store.read_state(ctx.repo, ctx.settings).state
     lifecycle.require(state, ACTIVE, "abort")
-    if not yes and not app.confirm(f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."):
+    if not yes and not app.confirm(
+        f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."
+    ):
         raise Refused("abort not confirmed; nothing changed")
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.abort(s, e), e)

@@ -4,6 +4,7 @@ A checkpoint keeps the anchored line's text (stripped, at most 200
 characters). The line is found again where that text is now, nearest the
 old line number; failing that, the most similar line near it; else it is gone.
 """
+
 from __future__ import annotations
 
 from difflib import SequenceMatcher

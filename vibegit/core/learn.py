@@ -1,5 +1,6 @@
 """What a project doc teaches (the Lifecycle skill's learnFromDoc): its
 bullet and numbered items, each with the heading above it."""
+
 from __future__ import annotations
 
 import re

@@ -10,11 +10,13 @@ that other parts record (a failed user hook, a merge, a repair, a
 redaction), plus the rules that guard them: the takeover and the lock's
 consistency.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from vibegit.core.learn import DocChange
 from vibegit.core.model import (
@@ -76,7 +78,9 @@ def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Loc
         locked=not paused,
         workflow=workflow,
         locked_at=env.now,
-        reason="workflow paused; resume with 'vibegit resume'" if paused else "workflow running; finish it before switching",
+        reason="workflow paused; resume with 'vibegit resume'"
+        if paused
+        else "workflow running; finish it before switching",
         unlock_conditions=UNLOCK_CONDITIONS,
         paused=paused,
         host=env.host,
@@ -219,8 +223,9 @@ def context(
 
 
 def _checkpoint(state: State, env: Env, point: Checkpoint) -> State:
-    point = replace(point, action=check_text(point.action, "--action"), commit=env.head, branch=env.branch,
-                    created_at=env.now)
+    point = replace(
+        point, action=check_text(point.action, "--action"), commit=env.head, branch=env.branch, created_at=env.now
+    )
     return touch(state, env, checkpoint=point)
 
 
@@ -448,7 +453,9 @@ def agent_session(state: State, env: Env, session_id: str, agent: str, source: s
     )
 
 
-def hook_failed(state: State, env: Env, what: str, hook: str, exit_code: int | None, after: Event, commit: str) -> Result:
+def hook_failed(
+    state: State, env: Env, what: str, hook: str, exit_code: int | None, after: Event, commit: str
+) -> Result:
     """A user's lifecycle hook failed after ``after`` was recorded as ``commit``."""
     return touch(state, env), Event(
         "hook-failed",

@@ -18,11 +18,13 @@ Three-way, against the merge base, field by field:
 
 Every decision that was not a one-sided change is reported.
 """
+
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from vibegit.core.model import State, Task, TaskStatus
 
@@ -62,11 +64,7 @@ def _value(base: Any, ours: Any, theirs: Any, path: str, ctx: Context) -> Any:
         return theirs
     if base is not _MISSING and base == theirs:
         return ours
-    if (
-        dataclasses.is_dataclass(ours)
-        and type(ours) is type(theirs)
-        and not isinstance(ours, type)
-    ):
+    if dataclasses.is_dataclass(ours) and type(ours) is type(theirs) and not isinstance(ours, type):
         changes = {}
         for f in dataclasses.fields(ours):
             b = getattr(base, f.name) if type(base) is type(ours) else _MISSING
@@ -92,7 +90,9 @@ def _value(base: Any, ours: Any, theirs: Any, path: str, ctx: Context) -> Any:
     return winner
 
 
-def _union(base: tuple[Any, ...], ours: tuple[Any, ...], theirs: tuple[Any, ...], path: str, ctx: Context) -> tuple[Any, ...]:
+def _union(
+    base: tuple[Any, ...], ours: tuple[Any, ...], theirs: tuple[Any, ...], path: str, ctx: Context
+) -> tuple[Any, ...]:
     b = {_key(x): x for x in base}
     o = {_key(x): x for x in ours}
     t = {_key(x): x for x in theirs}
@@ -192,9 +192,12 @@ def merge(
     run = _pick(base, ours, theirs, _run_state, ctx)
 
     def norm(s: State) -> State:  # the units decided apart are left out of the field merge
-        return replace(s, session=replace(s.session, updated_at=""),
-                       workflow=replace(s.workflow, status=run.workflow.status),
-                       mode=replace(s.mode, type=run.mode.type))
+        return replace(
+            s,
+            session=replace(s.session, updated_at=""),
+            workflow=replace(s.workflow, status=run.workflow.status),
+            mode=replace(s.mode, type=run.mode.type),
+        )
 
     nb, no, nt = (norm(base) if base is not None else None), norm(ours), norm(theirs)
     changes: dict[str, Any] = {}
@@ -207,11 +210,17 @@ def merge(
     changes["tasks"] = _tasks(base.tasks if base is not None else (), ours.tasks, theirs.tasks, ctx)
 
     # A checkpoint is one unit, the newer by its own time when both moved.
-    ck_ctx = Context(here, there, (theirs.checkpoint.created_at if theirs.checkpoint else "")
-                     > (ours.checkpoint.created_at if ours.checkpoint else ""))
+    ck_ctx = Context(
+        here,
+        there,
+        (theirs.checkpoint.created_at if theirs.checkpoint else "")
+        > (ours.checkpoint.created_at if ours.checkpoint else ""),
+    )
     ck = _pick(base, ours, theirs, lambda s: s.checkpoint, ck_ctx)
     changes["checkpoint"] = ck.checkpoint
-    if ours.checkpoint != theirs.checkpoint and (base is None or base.checkpoint not in (ours.checkpoint, theirs.checkpoint)):
+    if ours.checkpoint != theirs.checkpoint and (
+        base is None or base.checkpoint not in (ours.checkpoint, theirs.checkpoint)
+    ):
         ctx.decisions.append(f"checkpoint: the newer one, from {ctx.here if ck is ours else ctx.there}")
     elif ck is theirs and ours.checkpoint != theirs.checkpoint:
         ctx.taken.append("checkpoint")
@@ -219,7 +228,9 @@ def merge(
     changes["lock"] = run.lock
     if _run_state(ours) != _run_state(theirs):
         holder = f", lock held by {run.lock.host}:{run.lock.worktree}" if run.lock and run.lock.locked else ""
-        ctx.decisions.append(f"status: {run.workflow.status.value} from {ctx.here if run is ours else ctx.there}{holder}")
+        ctx.decisions.append(
+            f"status: {run.workflow.status.value} from {ctx.here if run is ours else ctx.there}{holder}"
+        )
 
     notes = ours.notes
     if ours.notes != theirs.notes:

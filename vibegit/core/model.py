@@ -3,6 +3,7 @@
 Shapes follow the Session Manager skill's ``session.yaml``; ``extra`` keeps
 keys we do not know so hand-added data survives every event.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ class Phase(str, Enum):
     R2 = "R2"
 
     @property
-    def title(self) -> str:
+    def long_name(self) -> str:
         return PHASE_TITLES[self]
 
 

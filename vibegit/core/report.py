@@ -1,4 +1,5 @@
 """The recovery report of SPEC §7, in English or with the skill's headings."""
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -112,9 +113,7 @@ def as_json(state: State) -> dict[str, Any]:
 
 def is_active(state: State) -> bool:
     """The startup check: a report is due when a workflow runs or is paused."""
-    return state.workflow.status in (Status.RUNNING, Status.PAUSED) or (
-        state.lock is not None and state.lock.locked
-    )
+    return state.workflow.status in (Status.RUNNING, Status.PAUSED) or (state.lock is not None and state.lock.locked)
 
 
 class Observed(NamedTuple):
@@ -131,7 +130,7 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
     done, total = state.completed_tasks, state.total_tasks
     pct = round(100 * done / total) if total else 0
     mode = state.mode
-    phase = f"{mode.phase.title} ({mode.phase.value})" if mode.phase else "-"
+    phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
     if mode.step:
         phase += f", step {mode.step}" if lang == "en" else f"，步骤 {mode.step}"
     lines = [t["paused"] if paused else t["recovery"], "", t["state"]]
@@ -141,8 +140,11 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
     if state.context.goal:
         lines.append(f"- **{t['goal']}**: {state.context.goal}")
     if state.lock:
-        held = t["paused_lock"] if not state.lock.locked else t["locked_by"].format(
-            host=state.lock.host or "?", worktree=state.lock.worktree or "?")
+        held = (
+            t["paused_lock"]
+            if not state.lock.locked
+            else t["locked_by"].format(host=state.lock.host or "?", worktree=state.lock.worktree or "?")
+        )
         lines.append(f"- **{t['lock']}**: {held}")
 
     lines += ["", t["progress_head"]]
@@ -168,12 +170,17 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
     else:
         if k.file:
             now = _anchor_now(observed, lang)
-            lines.append(f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`" + (f" · {now}" if now else ""))
+            lines.append(
+                f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`" + (f" · {now}" if now else "")
+            )
         if k.commit:
             where = ""
             if head is not None:
-                where = " · " + (t["head_here"] if head == k.commit else t["head_elsewhere"].format(
-                    head=head[:12], branch=k.branch or k.commit[:12]))
+                where = " · " + (
+                    t["head_here"]
+                    if head == k.commit
+                    else t["head_elsewhere"].format(head=head[:12], branch=k.branch or k.commit[:12])
+                )
             lines.append(f"- {t['commit']}: {k.commit[:12]} ({k.branch or 'detached'}){where}")
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:

@@ -1,11 +1,12 @@
 """Settings read from git config (``vibegit.*``), validated once."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from vibegit.errors import BadInput
 from vibegit.core.text import check_relative_path
+from vibegit.errors import BadInput
 
 DEFAULT_STATE_BRANCH = "vibegit/state"
 DEFAULT_MIRROR = "project_document/.ai_state"
@@ -53,8 +54,9 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
         mirror = bad(str(err), DEFAULT_MIRROR)
     policy = config.get("vibegit.blockcommits", "always").strip().lower()
     if policy not in BLOCK_POLICIES:
-        policy = bad(f"git config vibegit.blockCommits: {policy!r:.40} is not one of: {', '.join(BLOCK_POLICIES)}",
-                     "always")
+        policy = bad(
+            f"git config vibegit.blockCommits: {policy!r:.40} is not one of: {', '.join(BLOCK_POLICIES)}", "always"
+        )
     lang = config.get("vibegit.lang", "en").strip().lower()
     if lang not in LANGS:
         lang = bad(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}", "en")

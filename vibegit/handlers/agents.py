@@ -95,8 +95,13 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
     source = data.get("source") if isinstance(data.get("source"), str) else ""
     e = app.facts(h)
     try:  # notices go to stderr; stdout is the agent's context
-        app.record(h, lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]), e,
-                        announce=False, run_hooks=False)
+        app.record(
+            h,
+            lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]),
+            e,
+            announce=False,
+            run_hooks=False,
+        )
     except lifecycle.Unchanged:
         return
 
@@ -178,4 +183,3 @@ def stop(argv: list[str]) -> int:
 
 
 # -- agent-instructions ---------------------------------------------------------
-

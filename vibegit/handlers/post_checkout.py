@@ -36,5 +36,5 @@ def _observe(repo: git.Repo, state: State) -> Observed | None:
     """Where the anchor and snapshot stand now; the report goes out without it if that fails."""
     try:
         return snapshot.observe(repo, state, compare=False)  # no working-tree scan on every checkout
-    except Exception:  # noqa: BLE001 - a report without the observation beats no report
+    except Exception:
         return None

@@ -41,7 +41,7 @@ def _mapping_from_history(repo: git.Repo, command: str, commit: str) -> dict[str
     def patch_ids(spec: list[str]) -> dict[str, str]:
         patches = repo.git("log", "-p", "--format=commit %H", *spec, "--").stdout
         ids = repo.git("patch-id", "--stable", input=patches).stdout.decode().split()
-        return dict(zip(ids[1::2], ids[0::2]))  # commit -> patch id
+        return dict(zip(ids[1::2], ids[0::2], strict=False))  # commit -> patch id
 
     wanted = patch_ids(["-1", commit]).get(commit)
     if wanted is None:

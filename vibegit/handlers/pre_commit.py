@@ -26,17 +26,22 @@ def run(args: list[str]) -> int:
         return OK
     name = state.mode.workflow_name or lock.workflow
     phase = state.mode.phase
-    where = f"phase {phase.value} ({phase.title})" if phase else "no phase"
+    where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
     if state.mode.step:
         where += f", step {state.mode.step}"
     task = state.task(state.workflow.current_task or "")
     doing = f"task {task.id}: {task.title}" if task else "no current task"
     if policy == "other-branches":
-        why = (f"commits on {branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
-               f"{started_on or 'a detached HEAD'} (vibegit.blockCommits=other-branches)")
+        why = (
+            f"commits on {branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
+            f"{started_on or 'a detached HEAD'} (vibegit.blockCommits=other-branches)"
+        )
     else:
         why = f"workflow {name!r} holds the lock (vibegit.blockCommits={policy})"
     print(f"vibegit: commit blocked: {why}; {where}; {doing}.", file=sys.stderr)
-    print("vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; "
-          "or commit anyway with 'git commit --no-verify'.", file=sys.stderr)
+    print(
+        "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; "
+        "or commit anyway with 'git commit --no-verify'.",
+        file=sys.stderr,
+    )
     return REFUSED

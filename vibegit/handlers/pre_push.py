@@ -32,10 +32,14 @@ def push_state(repo: git.Repo, state_branch: str, remote: str) -> str | None:
     if pushed.ok:
         return None if pushed.flags == ["="] else f"vibegit: pushed {state_branch} to {remote}"
     if "!" in pushed.flags:
-        return (f"vibegit: {state_branch} was not pushed to {remote}: the remote's copy has moved on "
-                f"(not a fast-forward); run 'vibegit sync' to merge and push it. Your push goes on.")
-    return (f"vibegit: {state_branch} was not pushed to {remote} ({pushed.detail}); 'vibegit sync' retries. "
-            "Your push goes on.")
+        return (
+            f"vibegit: {state_branch} was not pushed to {remote}: the remote's copy has moved on "
+            f"(not a fast-forward); run 'vibegit sync' to merge and push it. Your push goes on."
+        )
+    return (
+        f"vibegit: {state_branch} was not pushed to {remote} ({pushed.detail}); 'vibegit sync' retries. "
+        "Your push goes on."
+    )
 
 
 def run(args: list[str]) -> int:

@@ -7,15 +7,18 @@ reinstall replaces them and ``uninstall`` removes exactly them. The file's
 original bytes are kept in the git dir, so uninstall gives back the very
 file that was there when nothing else changed it meanwhile.
 """
+
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from vibegit.errors import OK, BadInput
+from vibegit.infra import git
 from vibegit.infra.fs import write_atomic
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
@@ -39,25 +42,47 @@ class Agent:
         if self.name == "cursor":
             return {"sessionStart": [{"command": self.command("session-start")}]}
         if self.name == "gemini":  # timeouts in milliseconds; stdout must be JSON
-            return {"SessionStart": [{"hooks": [{
-                "name": "vibegit-session-start", "type": "command",
-                "command": self.command("session-start"), "timeout": 30000,
-                "description": "vibegit: the workflow recovery report",
-            }]}]}
+            return {
+                "SessionStart": [
+                    {
+                        "hooks": [
+                            {
+                                "name": "vibegit-session-start",
+                                "type": "command",
+                                "command": self.command("session-start"),
+                                "timeout": 30000,
+                                "description": "vibegit: the workflow recovery report",
+                            }
+                        ]
+                    }
+                ]
+            }
         return {  # Claude Code and Codex share one shape (timeouts in seconds)
-            "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [
-                {"type": "command", "command": self.command("session-start"), "timeout": 30}]}],
+            "SessionStart": [
+                {
+                    "matcher": "startup|resume|clear|compact",
+                    "hooks": [{"type": "command", "command": self.command("session-start"), "timeout": 30}],
+                }
+            ],
             "Stop": [{"hooks": [{"type": "command", "command": self.command("stop"), "timeout": 30}]}],
         }
 
 
 SPECS = {
     "claude": Agent("claude", ".claude/settings.json", "Claude Code"),
-    "codex": Agent("codex", ".codex/hooks.json", "Codex",
-                   "Codex runs project hooks once you trust them (it asks on the next start, or /hooks)"),
+    "codex": Agent(
+        "codex",
+        ".codex/hooks.json",
+        "Codex",
+        "Codex runs project hooks once you trust them (it asks on the next start, or /hooks)",
+    ),
     "cursor": Agent("cursor", ".cursor/hooks.json", "Cursor"),
-    "gemini": Agent("gemini", ".gemini/settings.json", "Gemini CLI",
-                    "Gemini CLI runs hooks when its hooks system is enabled (/settings → Enable Hooks System)"),
+    "gemini": Agent(
+        "gemini",
+        ".gemini/settings.json",
+        "Gemini CLI",
+        "Gemini CLI runs hooks when its hooks system is enabled (/settings → Enable Hooks System)",
+    ),
 }
 
 
@@ -72,7 +97,9 @@ def spec(name: str) -> Agent:
 
 
 def _is_ours(handler: object) -> bool:
-    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(OURS.search(handler["command"]))
+    return (
+        isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(OURS.search(handler["command"]))
+    )
 
 
 def strip(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -114,7 +141,7 @@ def merge(data: dict[str, Any], agent: Agent) -> dict[str, Any]:
     out, _ = strip(data)
     hooks = out.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise BadInput(f"{agent.settings}: \"hooks\" is not an object; fix it by hand first")
+        raise BadInput(f'{agent.settings}: "hooks" is not an object; fix it by hand first')
     hooks = dict(hooks)
     for event, groups in agent.entries().items():
         current = hooks.get(event, [])
@@ -161,7 +188,6 @@ def _dumps(data: dict[str, Any], raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode()
 
 
-
 def _backup(git_dir: Path, agent: Agent) -> Path:
     return git_dir / "vibegit" / "agents" / f"{agent.name}.json"
 
@@ -184,13 +210,18 @@ def plan_install(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
         return None
     keep = None
     if not _backup(git_dir, agent).is_file():  # a reinstall keeps the first original
-        keep = {"settings": agent.settings, "existed": raw is not None, "dir_existed": path.parent.is_dir(),
-                "content": raw.decode("utf-8") if raw is not None else None}
+        keep = {
+            "settings": agent.settings,
+            "existed": raw is not None,
+            "dir_existed": path.parent.is_dir(),
+            "content": raw.decode("utf-8") if raw is not None else None,
+        }
     events = " and ".join(agent.entries())
     plural = "s" if len(agent.entries()) > 1 else ""
     other = "; every other key and hook is kept" if raw else ""
-    return Plan(agent, path, _dumps(merged, raw), f"{agent.label}: {events} hook{plural} in {agent.settings}{other}",
-                keep)
+    return Plan(
+        agent, path, _dumps(merged, raw), f"{agent.label}: {events} hook{plural} in {agent.settings}{other}", keep
+    )
 
 
 def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
@@ -209,9 +240,18 @@ def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
     if not removed:
         return None
     message = f"{agent.label}: removed vibegit's hooks from {agent.settings}"
-    if saved and not saved.get("existed") and stripped in ({}, {"version": 1}, {"hooks": {}}, {"version": 1, "hooks": {}}):
-        return Plan(agent, path, None, f"{agent.label}: removed {agent.settings} (vibegit had created it)",
-                    remove_dir=not saved.get("dir_existed", True))
+    if (
+        saved
+        and not saved.get("existed")
+        and stripped in ({}, {"version": 1}, {"hooks": {}}, {"version": 1, "hooks": {}})
+    ):
+        return Plan(
+            agent,
+            path,
+            None,
+            f"{agent.label}: removed {agent.settings} (vibegit had created it)",
+            remove_dir=not saved.get("dir_existed", True),
+        )
     if saved and saved.get("existed") and isinstance(saved.get("content"), str):
         try:
             if json.loads(saved["content"] or "{}") == stripped:
@@ -240,19 +280,17 @@ def apply(plan: Plan, git_dir: Path, installing: bool) -> None:
         backup_path.unlink(missing_ok=True)
 
 
-Planned = "list[tuple[Agent, Plan | None]]"
+Planned = list[tuple[Agent, Optional[Plan]]]
 
 
-def plan_all(names: list[str], installing: bool, cwd: Path | None = None) -> tuple[Any, Planned]:
+def plan_all(names: list[str], installing: bool, cwd: Path | None = None) -> tuple[git.Repo, Planned]:
     """Every file read and checked before any is written: bad input writes nothing."""
-    from vibegit.infra import git
-
     agents = [spec(n) for n in dict.fromkeys(names)]
     repo = git.find_repo(cwd)
     return repo, [(a, (plan_install if installing else plan_uninstall)(repo.toplevel, repo.git_dir, a)) for a in agents]
 
 
-def carry_out(repo: Any, plans: Planned, installing: bool, say: Any) -> int:
+def carry_out(repo: git.Repo, plans: Planned, installing: bool, say: Callable[[str], None]) -> int:
     for agent, plan in plans:
         if plan is None:
             state = "already installed" if installing else "no vibegit hooks to remove"

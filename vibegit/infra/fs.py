@@ -1,9 +1,11 @@
 """Files vibegit writes: atomic replacement."""
+
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` in one rename, so no reader sees half a

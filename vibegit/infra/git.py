@@ -6,6 +6,7 @@ move only by ``git update-ref NEW OLD``, a compare-and-swap. GitPython serves
 where parsing would be ours to write (remotes and upstreams, the reflog),
 always off the hook path, imported inside the function that needs it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -14,9 +15,10 @@ import subprocess
 import tempfile
 import time
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
@@ -53,8 +55,7 @@ def run(
         ["git", *args],
         cwd=cwd,
         input=input,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         env=env,
     )
     if check and proc.returncode != 0:
@@ -117,7 +118,7 @@ def find_repo(cwd: Path | None = None) -> Repo:
     )
     where = cwd or Path.cwd()
     lines = proc.stdout.decode().splitlines()
-    if proc.returncode != 0 and b"work tree" in proc.stderr or 0 < len(lines) < 5:
+    if (proc.returncode != 0 and b"work tree" in proc.stderr) or 0 < len(lines) < 5:
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
@@ -152,8 +153,10 @@ def identity(config: dict[str, str], role: str = "COMMITTER") -> Identity:
     """The user's identity where set; a fixed fallback where not (fresh CI)."""
     name = os.environ.get(f"GIT_{role}_NAME") or config.get("user.name") or FALLBACK_NAME
     email = os.environ.get(f"GIT_{role}_EMAIL") or config.get("user.email") or FALLBACK_EMAIL
-    return Identity(name.replace("<", "").replace(">", "").strip() or FALLBACK_NAME,
-                    email.replace("<", "").replace(">", "").strip() or FALLBACK_EMAIL)
+    return Identity(
+        name.replace("<", "").replace(">", "").strip() or FALLBACK_NAME,
+        email.replace("<", "").replace(">", "").strip() or FALLBACK_EMAIL,
+    )
 
 
 class CatFile:
@@ -226,10 +229,7 @@ def write_tree(repo: Repo, entries: Iterable[TreeEntry]) -> str:
     def key(e: TreeEntry) -> bytes:
         return e.name.encode() + (b"/" if e.mode == "40000" else b"")
 
-    body = b"".join(
-        f"{e.mode} {e.name}".encode() + b"\0" + bytes.fromhex(e.oid)
-        for e in sorted(entries, key=key)
-    )
+    body = b"".join(f"{e.mode} {e.name}".encode() + b"\0" + bytes.fromhex(e.oid) for e in sorted(entries, key=key))
     return write_object(repo, "tree", body)
 
 
@@ -271,9 +271,7 @@ def write_commit(
 
 def update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str) -> bool:
     """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``."""
-    proc = repo.git(
-        "update-ref", "--create-reflog", "-m", reason, ref, new, old or repo.null_oid, check=False
-    )
+    proc = repo.git("update-ref", "--create-reflog", "-m", reason, ref, new, old or repo.null_oid, check=False)
     return proc.returncode == 0
 
 
@@ -300,7 +298,6 @@ def push_ref(repo: Repo, ref: str, remote: str) -> Pushed:
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
     flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
     return Pushed(proc.returncode == 0, flags, reason(proc))
-
 
 
 def network_env() -> dict[str, str]:

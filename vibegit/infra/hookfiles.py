@@ -13,6 +13,7 @@ The shim asks the state branch, with two git processes and no Python,
 whether there is anything to do; only then it starts the interpreter that
 ran ``vibegit install`` (baked in; ``vibegit`` on PATH as the fallback).
 """
+
 from __future__ import annotations
 
 import json
@@ -20,10 +21,10 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
 
 from vibegit import __version__
 from vibegit.errors import OK, BadInput, Refused
@@ -34,7 +35,6 @@ HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
 MARK = "# vibegit-hook: "  # the second line of every shim we write
 CREATED = "# vibegit-created-dirs: "
 CHAINED = ".vibegit-chained"
-
 
 
 def _resource(name: str) -> str:
@@ -136,8 +136,10 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
             plans.append(Plan(name, "same" if path.read_text() == text else "update", text))
         elif os.path.lexists(path):
             if os.path.lexists(chained):
-                problems.append(f"{path} is not vibegit's and {chained.name} exists too; "
-                                f"move one of them away, then run 'vibegit install' again")
+                problems.append(
+                    f"{path} is not vibegit's and {chained.name} exists too; "
+                    f"move one of them away, then run 'vibegit install' again"
+                )
             plans.append(Plan(name, "chain", script(name, python, created)))
         else:
             plans.append(Plan(name, "new", script(name, python, created)))
@@ -155,11 +157,15 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
             os.rename(path, directory / (plan.name + CHAINED))
         write_atomic(path, plan.text.encode(), 0o755)
         if plan.action == "chain":
-            say(f"{plan.name}: installed; your existing hook was renamed to {plan.name}{CHAINED} "
-                f"(bytes and mode kept) and {_order(plan.name)}")
+            say(
+                f"{plan.name}: installed; your existing hook was renamed to {plan.name}{CHAINED} "
+                f"(bytes and mode kept) and {_order(plan.name)}"
+            )
             if framework:
-                say(f"{plan.name}: that hook is the pre-commit framework's; listing vibegit in "
-                    ".pre-commit-config.yaml instead is the other way (see the README)")
+                say(
+                    f"{plan.name}: that hook is the pre-commit framework's; listing vibegit in "
+                    ".pre-commit-config.yaml instead is the other way (see the README)"
+                )
         elif plan.action == "update":
             say(f"{plan.name}: updated")
         else:
@@ -195,8 +201,10 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
                 say(f"{name}: removed")
         elif os.path.lexists(path):
             if is_ours(directory / f"{name}.legacy"):
-                say(f"{name}: the pre-commit framework's hook now runs vibegit's as {name}.legacy; "
-                    "run 'pre-commit uninstall' first, then 'vibegit uninstall'")
+                say(
+                    f"{name}: the pre-commit framework's hook now runs vibegit's as {name}.legacy; "
+                    "run 'pre-commit uninstall' first, then 'vibegit uninstall'"
+                )
             else:
                 say(f"{name}: not vibegit's hook, left alone")
         else:

@@ -6,11 +6,12 @@ After each event the state files are written to the mirror directory
 state commit it was last written from; they are validated and adopted by the
 next event, or kept beside with a message, never dropped.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
 
 from vibegit.core.model import State
 from vibegit.core.settings import Settings
@@ -23,6 +24,7 @@ from vibegit.infra.formats import (
     LOCK,
     MAX_FILE_BYTES,
     MEMORY,
+    PARSERS,
     SESSION,
     STATE_FILES,
     derived_context_differs,
@@ -30,7 +32,6 @@ from vibegit.infra.formats import (
     parse_kanban,
     parse_lock,
     parse_memory,
-    PARSERS,
     parse_session,
 )
 from vibegit.infra.fs import write_atomic
@@ -45,8 +46,10 @@ def directory(repo: git.Repo, settings: Settings) -> Path:
     probe = path
     while probe != repo.toplevel and probe != probe.parent:  # no component may be a link
         if probe.is_symlink():
-            raise BadInput(f"{settings.mirror_dir}: {probe.relative_to(repo.toplevel)} is a symbolic link; "
-                           "vibegit does not follow links in its mirror (remove it)")
+            raise BadInput(
+                f"{settings.mirror_dir}: {probe.relative_to(repo.toplevel)} is a symbolic link; "
+                "vibegit does not follow links in its mirror (remove it)"
+            )
         probe = probe.parent
     if path.exists() and top not in path.resolve().parents:
         raise BadInput(f"{settings.mirror_dir}: resolves outside the repository")
@@ -84,13 +87,20 @@ def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, 
         disk = _read(mdir / name, rel)
         if disk is None:
             if name == LOCK and state.lock is not None and LOCK in base_files:
-                notices.append(f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)")
+                notices.append(
+                    f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)"
+                )
             continue
         if disk == base_files.get(name) or disk == loaded.files.get(name):
             continue  # unchanged, or already the branch's (a write cut short by a kill)
         if loaded.head != base and loaded.files.get(name) != base_files.get(name):
-            _keep_beside(mdir / name, disk, ".conflict", notices,
-                         f"your edit of {rel} conflicts with a newer state from elsewhere")
+            _keep_beside(
+                mdir / name,
+                disk,
+                ".conflict",
+                notices,
+                f"your edit of {rel} conflicts with a newer state from elsewhere",
+            )
             continue
         state = _adopt_one(name, disk, rel, state, mdir, notices)
     return state
@@ -111,31 +121,45 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
             ("mode.workflow_name", edited.mode.workflow_name, state.mode.workflow_name),
         ):
             if mine != theirs:
-                raise BadInput(f"{rel}: {what} is changed by vibegit commands (start, pause, resume, "
-                               f"complete, abort), not by hand; set it back to {getattr(theirs, 'value', theirs)!r}")
+                raise BadInput(
+                    f"{rel}: {what} is changed by vibegit commands (start, pause, resume, "
+                    f"complete, abort), not by hand; set it back to {getattr(theirs, 'value', theirs)!r}"
+                )
         current = edited.workflow.current_task
         if current and state.task(current) is None:
             raise BadInput(f"{rel}: workflow.current_task: unknown task {current!r}")
         notices.append(f"adopted your edit of {rel}")
-        return replace(state, session=replace(edited.session, id=edited.session.id or state.session.id),
-                       mode=edited.mode, workflow=edited.workflow, context=edited.context,
-                       checkpoint=edited.checkpoint, extra=edited.extra)
+        return replace(
+            state,
+            session=replace(edited.session, id=edited.session.id or state.session.id),
+            mode=edited.mode,
+            workflow=edited.workflow,
+            context=edited.context,
+            checkpoint=edited.checkpoint,
+            extra=edited.extra,
+        )
     if name == KANBAN:
         notices.append(f"adopted your edit of {rel}")
         return replace(state, tasks=parse_kanban(disk, rel))
     if name == CONTEXT:
         goal, notes = parse_context(disk, rel)
         if derived_context_differs(disk.decode(), state):
-            _keep_beside(mdir / name, disk, ".edited", notices,
-                         f"{rel}: only Goal and Notes are adopted (the rest is generated)")
+            _keep_beside(
+                mdir / name, disk, ".edited", notices, f"{rel}: only Goal and Notes are adopted (the rest is generated)"
+            )
         else:
             notices.append(f"adopted your edit of {rel}")
         return replace(state, notes=notes, context=replace(state.context, goal=goal or state.context.goal))
     if name == LOCK:
         lock = parse_lock(disk, rel)
         if state.lock is None:
-            _keep_beside(mdir / name, disk, ".edited", notices,
-                         f"{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)")
+            _keep_beside(
+                mdir / name,
+                disk,
+                ".edited",
+                notices,
+                f"{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)",
+            )
             return state
         if (lock.locked, lock.paused) != (state.lock.locked, state.lock.paused):
             raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
@@ -145,8 +169,13 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
         notices.append(f"adopted your edit of {rel}")
         return replace(state, memory=parse_memory(disk, rel))
     assert name == CHECKPOINT
-    _keep_beside(mdir / name, disk, ".edited", notices,
-                 f"{rel} is generated from session.yaml (edit its checkpoint: section instead)")
+    _keep_beside(
+        mdir / name,
+        disk,
+        ".edited",
+        notices,
+        f"{rel} is generated from session.yaml (edit its checkpoint: section instead)",
+    )
     return state
 
 

@@ -44,8 +44,12 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
     ref = remote_ref(repo, remote)
-    proc = git.run(["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
-                   cwd=repo.toplevel, check=False, env=git.network_env())
+    proc = git.run(
+        ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
+        cwd=repo.toplevel,
+        check=False,
+        env=git.network_env(),
+    )
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
         if "couldn't find remote ref" in err:
@@ -60,8 +64,10 @@ def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
     env = git.network_env()
     if not git.is_oid(commit):
         return False
-    for args in (["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--end-of-options", remote, commit],
-                 ["fetch", "-q", "--end-of-options", remote]):
+    for args in (
+        ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--end-of-options", remote, commit],
+        ["fetch", "-q", "--end-of-options", remote],
+    ):
         git.run(args, cwd=repo.toplevel, check=False, env=env)
         if git.tree_of(repo, commit):
             return True
@@ -87,17 +93,24 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.R
     another host holds, newest first; no git process when there are none."""
     common = repo.common_dir
     packed = common / "packed-refs"
-    if not ((common / "refs" / "remotes").is_dir() or (common / "refs" / "vibegit").is_dir()
-            or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))):
+    if not (
+        (common / "refs" / "remotes").is_dir()
+        or (common / "refs" / "vibegit").is_dir()
+        or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
+    ):
         return []
     local = git.commit_of(repo, settings.state_ref)
-    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)",
-                   f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS)
+    raw = repo.out(
+        "for-each-ref", "--format=%(objectname) %(refname)", f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS
+    )
     found: list[tuple[str, str, Lock]] = []
     seen: set[str] = set()
     tips = [line.split(" ", 1) for line in raw.splitlines()]
-    wanted = [(oid, ref) for oid, ref in tips
-              if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local]
+    wanted = [
+        (oid, ref)
+        for oid, ref in tips
+        if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local
+    ]
     if not wanted:
         return []
     with git.CatFile(repo) as cat:
@@ -115,7 +128,11 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.R
             if lock.locked and lock.host and lock.host != e.host:  # only these can refuse an event here
                 found.append((ref, oid, lock))
     return [
-        lifecycle.RemoteLock(ref, lock, local is None or git.is_ancestor(repo, local, tip),
-                             local is not None and git.is_ancestor(repo, tip, local))
+        lifecycle.RemoteLock(
+            ref,
+            lock,
+            local is None or git.is_ancestor(repo, local, tip),
+            local is not None and git.is_ancestor(repo, tip, local),
+        )
         for ref, tip, lock in sorted(found, key=lambda x: x[2].locked_at, reverse=True)
     ]

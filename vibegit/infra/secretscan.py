@@ -7,12 +7,14 @@ user's branches, remote-tracking refs and tags, which git pushes or pushed
 on their own), snapshot files included. Light imports only: the pre-push
 hook calls ``check``.
 """
+
 from __future__ import annotations
 
 import math
 import re
 from collections import Counter
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from vibegit.core.settings import Settings
 from vibegit.errors import GitError
@@ -22,8 +24,10 @@ MAX_BLOB = 2 << 20  # larger blobs are data, not configuration
 REDACTED = "[REDACTED]"
 
 _KEY_NAME = r"[A-Za-z0-9_.-]*(?:[_.-](?:KEY|TOKEN|SECRET)|TOKEN|SECRET|PASSWORD|PASSWD|APIKEY|PRIVATE_KEY)"
-_PLACEHOLDER = re.compile(r"(?i)^(?:x+|\*+|\.+|changeme|change_me|example\w*|your\w*|redacted|none|null|true|false|"
-                          r"password|secret|token|dummy\w*|test|placeholder)$|REDACTED|xxxx|\*\*\*")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:x+|\*+|\.+|changeme|change_me|example\w*|your\w*|redacted|none|null|true|false|"
+    r"password|secret|token|dummy\w*|test|placeholder)$|REDACTED|xxxx|\*\*\*"
+)
 
 
 class Rule(NamedTuple):
@@ -33,17 +37,26 @@ class Rule(NamedTuple):
 
 
 RULES = (
-    Rule("private key block", re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"), 1),
+    Rule(
+        "private key block",
+        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
+        1,
+    ),
     Rule("AWS access key", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"), 0),
     Rule("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"), 0),
     Rule("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,250}"), 0),
     Rule("Stripe key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{20,250}"), 0),
     Rule("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), 0),
-    Rule("password in a URL", re.compile(
-        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s/:@\"'<>]{1,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"), 1),
-    Rule("secret assigned to a key-like name", re.compile(
-        rf"(?i)\b{_KEY_NAME}\b[\"']?\s*[:=]\s*[\"']?([^\s\"'`,;(){{}}\[\]<>$%]{{8,250}})"), 1),
+    Rule(
+        "password in a URL",
+        re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s/:@\"'<>]{1,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"),
+        1,
+    ),
+    Rule(
+        "secret assigned to a key-like name",
+        re.compile(rf"(?i)\b{_KEY_NAME}\b[\"']?\s*[:=]\s*[\"']?([^\s\"'`,;(){{}}\[\]<>$%]{{8,250}})"),
+        1,
+    ),
 )
 
 
@@ -147,8 +160,11 @@ def scan(repo: git.Repo, settings: Settings, tip: str | None = None) -> list[Fin
     if not commits and not named:
         return findings
     sizes = git.object_sizes(repo, [oid for oid, _ in named])
-    blobs = [(oid, path) for (oid, path), found in zip(named, sizes)
-             if found is not None and found[0] == "blob" and found[1] <= MAX_BLOB]
+    blobs = [
+        (oid, path)
+        for (oid, path), found in zip(named, sizes, strict=False)
+        if found is not None and found[0] == "blob" and found[1] <= MAX_BLOB
+    ]
     with git.CatFile(repo) as cat:
         for oid, path in blobs:
             found = cat.get(oid)
@@ -169,9 +185,11 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str
     lines = [f"{f.where}: looks like a {f.kind}" for f in findings[:limit]]
     if len(findings) > limit:
         lines.append(f"… and {len(findings) - limit} more")
-    return (f"not pushing {settings.state_branch}: {len(findings)} value(s) look like credentials:\n  "
-            + "\n  ".join(lines)
-            + "\n'vibegit sync --redact' replaces them with [REDACTED] in what is not pushed yet, then pushes")
+    return (
+        f"not pushing {settings.state_branch}: {len(findings)} value(s) look like credentials:\n  "
+        + "\n  ".join(lines)
+        + "\n'vibegit sync --redact' replaces them with [REDACTED] in what is not pushed yet, then pushes"
+    )
 
 
 def check(repo: git.Repo, settings: Settings) -> str | None:
@@ -207,8 +225,9 @@ class Rewriter:
             hits = scan_text(text) if text else []
             if hits and text is not None:
                 self.count += len(hits)
-                self.blobs[oid] = git.write_object(self.repo, "blob", redact_text(text, hits).encode(
-                    errors="surrogateescape"))
+                self.blobs[oid] = git.write_object(
+                    self.repo, "blob", redact_text(text, hits).encode(errors="surrogateescape")
+                )
             else:
                 self.blobs[oid] = oid
         return self.blobs[oid]

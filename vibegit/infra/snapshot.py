@@ -8,14 +8,16 @@ reachable, pushed with the state branch and safe from ``git gc``. The
 user's index, working tree and stash are never touched here; ``restore``
 writes the working tree only where nothing would be lost.
 """
+
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from vibegit.core.model import State
 from vibegit.core.report import Observed
@@ -89,8 +91,10 @@ def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
         except OSError:
             continue
         if size > MAX_FILE:
-            raise BadInput(f"{path}: {size >> 20} MiB is too large to carry in a snapshot "
-                           f"(at most {MAX_FILE >> 20} MiB a file); add it to .gitignore, or use --no-snapshot")
+            raise BadInput(
+                f"{path}: {size >> 20} MiB is too large to carry in a snapshot "
+                f"(at most {MAX_FILE >> 20} MiB a file); add it to .gitignore, or use --no-snapshot"
+            )
 
 
 def head_tree(repo: git.Repo) -> str:
@@ -118,7 +122,8 @@ class Change(NamedTuple):
 def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
     """Paths that differ between trees ``a`` and ``b`` (no rename detection)."""
     raw = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout.decode(
-        errors="surrogateescape")
+        errors="surrogateescape"
+    )
     parts = raw.split("\0")
     changes: dict[str, Change] = {}
     i = 0
@@ -224,8 +229,12 @@ def apply(repo: git.Repo, snapshot: str, paths: list[str], deletes: list[str]) -
         _inside(repo, path)
     with temp_index(repo, copy=False) as env:
         git.run(["read-tree", snapshot], cwd=repo.toplevel, env=env)
-        git.run(["checkout-index", "-f", "-q", "-z", "--stdin"], cwd=repo.toplevel, env=env,
-                input="\0".join(paths).encode(errors="surrogateescape") + b"\0")
+        git.run(
+            ["checkout-index", "-f", "-q", "-z", "--stdin"],
+            cwd=repo.toplevel,
+            env=env,
+            input="\0".join(paths).encode(errors="surrogateescape") + b"\0",
+        )
 
 
 def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | None:

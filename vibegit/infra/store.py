@@ -10,9 +10,10 @@ arrival all publish this way.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional, TypeVar
+from typing import Optional, TypeVar
 
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings
@@ -131,9 +132,7 @@ def locked(repo: git.Repo) -> Iterator[None]:
 Build = Callable[[Optional[str], git.CatFile], tuple[Optional[str], str, T]]
 
 
-def publish(
-    repo: git.Repo, settings: Settings, build: Build[T], published: Callable[[T], None] | None = None
-) -> T:
+def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Callable[[T], None] | None = None) -> T:
     """The one writer of the state ref.
 
     ``build(tip, cat)`` gets the ref's current value (any object id, or None)
@@ -158,13 +157,13 @@ def publish(
     raise GitError(f"could not update {settings.state_ref} after {MAX_RETRIES} tries")
 
 
-def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, object]]:
+def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, str]]:
     """The newest ``count`` events, read from commit subjects and trailers."""
     if git.resolve(repo, settings.state_ref) is None:
         return []
     fmt = "%H%x1f%cI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1e"
     raw = repo.out("log", f"-n{count}", f"--format={fmt}", settings.state_ref, "--")
-    entries: list[dict[str, object]] = []
+    entries: list[dict[str, str]] = []
     for record in raw.split("\x1e"):
         if not record.strip():
             continue
@@ -213,4 +212,3 @@ def orphan_problems(repo: git.Repo, settings: Settings, tip: str) -> list[str]:
             "are in its history (only 'git' can untangle that; doctor --repair does not rewrite history)"
         ]
     return []
-

@@ -12,6 +12,7 @@ repository's top directory, with the event as JSON on stdin and ``VIBEGIT_*``
 environment variables; ``onBeforeComplete`` runs before completion and stops
 it when it fails.
 """
+
 from __future__ import annotations
 
 import json
@@ -140,7 +141,7 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
     for key, value in config.items():
         if not key.startswith("vibegit.hook."):
             continue
-        rest = key[len("vibegit.hook."):]
+        rest = key[len("vibegit.hook.") :]
         name = _BY_LOWER.get(rest)
         if name is None:
             raise BadInput(f"git config {key}: unknown hook; known: {', '.join(HOOK_NAMES)}")
@@ -153,8 +154,16 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
     return Hooks(commands, timeout or DEFAULT_TIMEOUT)
 
 
-def payload(state: State, event: str, summary: str, task: str | None, commit: str | None,
-            head: str | None, repo: git.Repo, previous: State | None = None) -> dict[str, Any]:
+def payload(
+    state: State,
+    event: str,
+    summary: str,
+    task: str | None,
+    commit: str | None,
+    head: str | None,
+    repo: git.Repo,
+    previous: State | None = None,
+) -> dict[str, Any]:
     """The event as the hook sees it on stdin."""
     phase = state.mode.phase.value if state.mode.phase else None
     before = previous.mode.phase.value if previous is not None and previous.mode.phase else None
@@ -179,16 +188,18 @@ def payload(state: State, event: str, summary: str, task: str | None, commit: st
 def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
     phase = data["previous_phase"] if hook == "onPhaseExit" else data["phase"]
     env = git.clean_env()
-    env.update({
-        RUNNING: "1",
-        "VIBEGIT_HOOK": hook,
-        "VIBEGIT_EVENT": data["event"] or "",
-        "VIBEGIT_WORKFLOW": data["workflow"] or "",
-        "VIBEGIT_PHASE": phase or "",
-        "VIBEGIT_TASK": data["task"] or "",
-        "VIBEGIT_COMMIT": data["commit"] or "",
-        "VIBEGIT_STATUS": data["status"] or "",
-    })
+    env.update(
+        {
+            RUNNING: "1",
+            "VIBEGIT_HOOK": hook,
+            "VIBEGIT_EVENT": data["event"] or "",
+            "VIBEGIT_WORKFLOW": data["workflow"] or "",
+            "VIBEGIT_PHASE": phase or "",
+            "VIBEGIT_TASK": data["task"] or "",
+            "VIBEGIT_COMMIT": data["commit"] or "",
+            "VIBEGIT_STATUS": data["status"] or "",
+        }
+    )
     return env
 
 
@@ -199,8 +210,13 @@ def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outco
     posix = os.name == "posix"
     try:
         proc = subprocess.Popen(
-            hook.command, shell=True, cwd=cwd, env=_environment(data, hook.name),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            hook.command,
+            shell=True,
+            cwd=cwd,
+            env=_environment(data, hook.name),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             start_new_session=posix,  # so a timeout can stop the whole command, not just the shell
         )
     except OSError as err:
@@ -243,5 +259,7 @@ def before_complete(hooks: Hooks, data: dict[str, Any], repo: git.Repo, show: An
     for outcome in run(hooks, ("onBeforeComplete",), data, repo):
         if not outcome.ok:
             show(outcome.output.rstrip("\n")[-4000:])
-            raise Refused(f"hook {outcome.describe(hooks.timeout)}; the workflow keeps running "
-                          "(fix it, then 'vibegit complete' again)")
+            raise Refused(
+                f"hook {outcome.describe(hooks.timeout)}; the workflow keeps running "
+                "(fix it, then 'vibegit complete' again)"
+            )

@@ -3,8 +3,8 @@ with file and line) and render. Here: their names and the whole state."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from vibegit.core.model import Memory, State
 from vibegit.infra.formats import checkpoint, context, kanban, lock, memory, session

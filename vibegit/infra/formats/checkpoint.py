@@ -6,6 +6,7 @@ from vibegit.core.model import State
 
 NAME = "checkpoint.md"
 
+
 def render_checkpoint(state: State) -> str:
     k = state.checkpoint
     if k is None:

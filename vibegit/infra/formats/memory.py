@@ -63,20 +63,19 @@ def parse_memory(data: bytes, name: str = NAME) -> Memory:
         source = values["source"]
         if source is not None:
             check_relative_path(source, f"{where}.source")
-        entries.append(MemoryEntry(
-            id=entry_id,
-            category=category,
-            text=text,
-            created_at=values["created_at"] or "",
-            source=source,
-            heading=values["heading"],
-            extra=extra(item, _ENTRY_KEYS),
-        ))
+        entries.append(
+            MemoryEntry(
+                id=entry_id,
+                category=category,
+                text=text,
+                created_at=values["created_at"] or "",
+                source=source,
+                heading=values["heading"],
+                extra=extra(item, _ENTRY_KEYS),
+            )
+        )
     learned = doc.data.get("learned") or {}
-    if not isinstance(learned, dict) or not all(
-        isinstance(k, str) and is_oid(v)
-        for k, v in learned.items()
-    ):
+    if not isinstance(learned, dict) or not all(isinstance(k, str) and is_oid(v) for k, v in learned.items()):
         raise doc.error(("learned",), "expected a mapping of doc path to blob id")
     for path in learned:
         check_relative_path(path, f"{name}:{doc.line('learned')}: learned")
@@ -88,4 +87,7 @@ def render_memory(memory: Memory) -> str:
     if memory.learned:
         data["learned"] = dict(sorted(memory.learned.items()))
     data.update(memory.extra)
-    return "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event\n" + dump(data)
+    return (
+        "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event\n"
+        + dump(data)
+    )

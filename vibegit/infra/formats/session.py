@@ -85,6 +85,4 @@ def parse_session(data: bytes, name: str = NAME) -> State:
 
 
 def render_session(state: State) -> str:
-    return "# vibegit session state (SPEC §4); edits are adopted by the next event\n" + dump(
-        session_dict(state)
-    )
+    return "# vibegit session state (SPEC §4); edits are adopted by the next event\n" + dump(session_dict(state))
