@@ -1,25 +1,21 @@
-"""Hermetic test set-up (after git-revise's hermetic_seal) and shared helpers.
+"""Fixtures: a hermetic seal (after git-revise's hermetic_seal), real
+repositories in tmp_path, vibegit run in process. Helpers are in helpers.py.
 
 Every test gets its own HOME and git config, fixed identities and no GIT_*
-variables from outside; repositories are real and live in tmp_path.
+variables from outside.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
-import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import VG, Machines, Result, init_repo, make_dirty
 from vibegit.main import main
-
-MIRROR = "project_document/.ai_state"
 
 
 @pytest.fixture(autouse=True)
@@ -45,40 +41,6 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     return home
 
 
-def git(cwd: Path, *args: str, input: str | None = None, check: bool = True) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, text=True)
-    if check and proc.returncode:
-        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr}")
-    return proc.stdout.strip()
-
-
-def init_repo(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    (path / "README.md").write_text("# demo\n")
-    (path / "src").mkdir()
-    (path / "src" / "app.py").write_text("def login():\n    return None\n\n\ndef logout():\n    pass\n")
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "initial")
-    return path
-
-
-def bare_origin(repo: Path, tmp_path: Path) -> Path:
-    """A bare repository on disk as ``repo``'s origin (the "remote" of push tests)."""
-    bare = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    return bare
-
-
-def make_dirty(path: Path) -> None:
-    """Staged, unstaged and untracked work, as a user mid-task has."""
-    (path / "staged.txt").write_text("staged\n")
-    git(path, "add", "staged.txt")
-    (path / "src" / "app.py").write_text("def login():\n    return 'WIP'\n\n\ndef logout():\n    pass\n")
-    (path / "notes.txt").write_text("untracked\n")
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return init_repo(tmp_path / "repo")
@@ -88,16 +50,6 @@ def repo(tmp_path: Path) -> Path:
 def dirty_repo(repo: Path) -> Path:
     make_dirty(repo)
     return repo
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-VG = Callable[..., Result]
 
 
 @pytest.fixture
@@ -115,30 +67,7 @@ def vg(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
     return run
 
 
-def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None = None) -> Result:
-    """Run the installed vibegit as a separate process."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "vibegit", *args], cwd=cwd, input=input, capture_output=True, text=True, env=env
-    )
-    return Result(proc.returncode, proc.stdout, proc.stderr)
-
-
-def state_ref(path: Path) -> str:
-    return git(path, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False)
-
-
-def user_view(path: Path) -> tuple[str, ...]:
-    """What vibegit must never change: HEAD, the index file, status, file contents."""
-    git_dir = Path(git(path, "rev-parse", "--absolute-git-dir"))
-    index = git_dir / "index"
-    index_hash = hashlib.sha256(index.read_bytes()).hexdigest() if index.exists() else "-"
-    head = git(path, "rev-parse", "-q", "--verify", "HEAD", check=False)
-    symbolic = git(path, "symbolic-ref", "-q", "HEAD", check=False)
-    status = git(path, "--no-optional-locks", "status", "--porcelain", "-uall")
-    files = []
-    for f in sorted(path.rglob("*")):
-        rel = f.relative_to(path).as_posix()
-        if rel.startswith((".git/", MIRROR)) or rel == ".git" or not f.is_file():
-            continue
-        files.append(f"{rel}:{hashlib.sha256(f.read_bytes()).hexdigest()[:16]}")
-    return (head, symbolic, index_hash, status, *files)
+@pytest.fixture
+def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
+    """vibegit in process as one machine or another (``m("laptop", path, ...)``)."""
+    return Machines(vg, monkeypatch)

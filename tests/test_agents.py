@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import VG, git, vg_proc
+from tests.helpers import VG, git, start_workflow, subjects, vg_proc
 from vibegit.infra import agentfiles
 
 
@@ -127,12 +127,6 @@ def in_repo(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)  # install/uninstall work on the repository around the cwd
 
 
-def events(repo: Path) -> list[str]:
-    if not git(repo, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False):
-        return []
-    return git(repo, "log", "--format=%s", "refs/heads/vibegit/state").splitlines()
-
-
 def installed_command(repo: Path, agent: str, event: str) -> str:
     data = json.loads((repo / agentfiles.SPECS[agent].settings).read_text())
     for group in data["hooks"][event]:
@@ -165,16 +159,7 @@ def agent_hooks(vg: VG, command: str, names: list[str], say: Callable[[str], obj
 
 
 def running(vg: VG) -> None:
-    for args in (
-        ("start", "vibe-code", "--goal", "Implement user auth"),
-        ("task", "add", "T-001", "Data model"),
-        ("task", "add", "T-002", "Login API"),
-        ("task", "start", "T-001"),
-        ("task", "done", "T-001"),
-        ("task", "start", "T-002"),
-    ):
-        result = vg(*args)
-        assert result.code == 0, (args, result.err)
+    start_workflow(vg, None, ("task", "start", "T-001"), ("task", "done", "T-001"), ("task", "start", "T-002"))
 
 
 # -- settings files -------------------------------------------------------------
@@ -299,7 +284,7 @@ def test_session_start_prints_the_report_only_while_a_workflow_is_active(repo: P
     quiet = run_installed(repo, command, SESSION_START[agent](repo))
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.strip() in ("", "{}")
-    assert events(repo) == []  # no workflow state: no event
+    assert subjects(repo) == []  # no workflow state: no event
 
     running(vg)
     for source in ("startup", "compact"):
@@ -315,8 +300,8 @@ def test_session_start_prints_the_report_only_while_a_workflow_is_active(repo: P
             text = result.stdout
         assert "## 🔄 Session recovery" in text and "vibe-code" in text
         assert "🔄 T-002: Login API" in text and "Continue T-002: Login API" in text
-    subjects = events(repo)
-    assert sum(s.startswith("vibegit: agent-session") for s in subjects) == 1  # recorded once, when it changed
+    lines = subjects(repo)
+    assert sum(s.startswith("vibegit: agent-session") for s in lines) == 1  # recorded once, when it changed
     status = json.loads(vg("status", "--json").out)
     assert status["session"]["id"] == SESSION_START[agent](repo)["session_id"]
 
@@ -405,10 +390,10 @@ def test_agent_hooks_never_crash_the_agent(repo: Path, vg: VG, tmp_path: Path) -
 
 def test_a_long_or_odd_session_id_is_not_recorded(repo: Path, vg: VG) -> None:
     running(vg)
-    before = len(events(repo))
+    before = len(subjects(repo))
     payload = claude_session_start(repo) | {"session_id": "x" * 500}
     assert vg("hook", "session-start", "--agent", "claude", input=json.dumps(payload)).code == 0
-    assert len(events(repo)) == before
+    assert len(subjects(repo)) == before
 
 
 def test_agent_instructions(vg: VG) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import vg_proc
+from tests.helpers import vg_proc
 
 
 def test_the_demo_runs_the_whole_story(tmp_path: Path) -> None:

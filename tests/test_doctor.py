@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from tests.conftest import MIRROR, VG, git
+from tests.helpers import MIRROR, VG, git
 
 
 def commit_state(repo: Path, edit: dict[str, str | None], message: str = "hand edit") -> str:

@@ -4,7 +4,6 @@ and push to a bare repository on disk."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,43 +11,23 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, Result, bare_origin, git, state_ref, vg_proc
+from tests.helpers import (
+    VG,
+    bare_origin,
+    commit,
+    events,
+    git,
+    run_git,
+    start_workflow,
+    state_ref,
+    status_json,
+    vg_proc,
+)
 from vibegit import handlers as hook
 from vibegit.infra import git as vgit
 from vibegit.infra import hookfiles as install
 
 UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "--no-verify")
-
-
-def run_git(cwd: Path, *args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
-    proc = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, text=True, env=env)
-    return Result(proc.returncode, proc.stdout, proc.stderr)
-
-
-def commit(cwd: Path, message: str = "work", *extra: str, env: dict[str, str] | None = None) -> Result:
-    return run_git(cwd, "commit", "--allow-empty", "-m", message, *extra, env=env)
-
-
-def start_workflow(vg: VG, cwd: Path | None = None) -> None:
-    for args in (
-        ("start", "vibe-code", "--goal", "Implement user auth"),
-        ("task", "add", "T-001", "Data model"),
-        ("task", "add", "T-002", "Login API"),
-        ("task", "start", "T-002"),
-        ("phase", "E", "--step", "4.3"),
-    ):
-        result = vg(*args, cwd=cwd)
-        assert result.code == 0, (args, result.err)
-
-
-def state(vg: VG, cwd: Path | None = None) -> dict[str, object]:
-    result = vg("status", "--json", cwd=cwd)
-    assert result.code == 0, result.err
-    return json.loads(result.out)
-
-
-def events(repo: Path) -> list[str]:
-    return git(repo, "log", "--format=%(trailers:key=Vibegit-Event,valueonly)", "refs/heads/vibegit/state").split()
 
 
 @pytest.fixture
@@ -234,7 +213,7 @@ def test_amend_moves_the_checkpoint_in_one_event(hooked: Path, vg: VG) -> None:
     assert result.code == 0, result.err
     new = git(hooked, "rev-parse", "HEAD")
     assert new != old
-    assert state(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
+    assert status_json(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
     assert events(hooked) == ["rewrite", *before]
     body = git(hooked, "log", "-1", "--format=%B", "refs/heads/vibegit/state")
     assert f"checkpoint {old[:12]} -> {new[:12]} after amend" in body
@@ -256,7 +235,7 @@ def test_rebase_moves_the_checkpoint(hooked: Path, vg: VG) -> None:
     before = events(hooked)
     result = run_git(hooked, "rebase", "main")
     assert result.code == 0, result.err
-    assert state(vg)["checkpoint"]["commit"] == git(hooked, "rev-parse", "HEAD")  # type: ignore[index]
+    assert status_json(vg)["checkpoint"]["commit"] == git(hooked, "rev-parse", "HEAD")  # type: ignore[index]
     assert events(hooked) == ["rewrite", *before]
 
 
@@ -305,7 +284,7 @@ def test_framework_form_of_each_hook(hooked: Path, vg: VG, remote: Path) -> None
     result = vg_proc("hook", "post-rewrite", cwd=hooked, env={**env, "PRE_COMMIT_REWRITE_COMMAND": "amend"})
     assert result.code == 0, result.err
     new = git(hooked, "rev-parse", "HEAD")
-    assert new != old and state(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
+    assert new != old and status_json(vg)["checkpoint"]["commit"] == new  # type: ignore[index]
     result = vg_proc("hook", "pre-commit", cwd=hooked, env=env)
     assert result.code == 1 and "commit blocked" in result.err
 

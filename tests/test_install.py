@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, bare_origin, git, init_repo
-from tests.test_hooks import commit, run_git, start_workflow
+from tests.helpers import VG, bare_origin, commit, git, init_repo, run_git, start_workflow
 from vibegit.infra import hookfiles as install
 
 ROOT = Path(__file__).resolve().parent.parent

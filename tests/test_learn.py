@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from tests.conftest import MIRROR, VG, git
+from tests.helpers import MIRROR, VG, event_count, git
 from vibegit.core.learn import Item, extract
 
 README = """\
@@ -44,10 +44,6 @@ def knowledge(vg: VG) -> list[dict]:
     return [e for e in json.loads(vg("memory", "list", "--json").out) if e["category"] == "project_knowledge"]
 
 
-def count(repo: Path) -> int:
-    return int(git(repo, "rev-list", "--count", "refs/heads/vibegit/state"))
-
-
 def test_extract_items_under_headings() -> None:
     assert extract(README) == (
         Item("Conventions", "Use four spaces, never tabs."),
@@ -70,10 +66,10 @@ def test_learn_twice_on_an_unchanged_readme_adds_nothing(repo: Path, vg: VG) -> 
         ("Conventions", "Type every function"),
     ]
     assert all(e["source"] == "README.md" for e in entries)
-    events = count(repo)
+    events = event_count(repo)
     second = vg("learn")
     assert second.code == 0 and "Nothing new to learn" in second.out
-    assert count(repo) == events
+    assert event_count(repo) == events
     assert knowledge(vg) == entries
 
 
@@ -131,15 +127,15 @@ def test_watched_docs_setting_and_a_phase_exit_learns(repo: Path, vg: VG, tmp_pa
         f'"{sys.executable}" -c "import sys; open({str(out)!r}, \'w\').write(sys.stdin.read())"',
     )
     assert vg("start", "w", "--goal", "g").code == 0
-    events = count(repo)
+    events = event_count(repo)
     result = vg("phase", "P")
     assert result.code == 0
-    assert count(repo) == events + 2  # the phase, then the learn
+    assert event_count(repo) == events + 2  # the phase, then the learn
     assert {e["text"] for e in knowledge(vg)} == {"Rule one", "Rule two"}
     assert json.loads(out.read_text())["event"] == "learn"
-    events = count(repo)
+    events = event_count(repo)
     assert vg("phase", "E").code == 0
-    assert count(repo) == events + 1  # nothing changed: no learn event, and no message
+    assert event_count(repo) == events + 1  # nothing changed: no learn event, and no message
     git(repo, "config", "--add", "vibegit.learn.docs", "../outside.md")
     result = vg("learn")
     assert result.code == 2 and "must be a path relative to the repository" in result.err

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import MIRROR, VG, git, state_ref, user_view
+from tests.helpers import MIRROR, VG, event_count, git, state_ref, user_view
 
 WORKFLOW = [
     ("start", "vibe-code", "--goal", "Implement user auth"),
@@ -31,16 +31,12 @@ WORKFLOW = [
 ]
 
 
-def count(repo: Path) -> int:
-    return int(git(repo, "rev-list", "--count", "refs/heads/vibegit/state"))
-
-
 def test_every_event_is_one_commit_and_the_user_is_untouched(dirty_repo: Path, vg: VG) -> None:
     before = user_view(dirty_repo)
     for events, args in enumerate(WORKFLOW, 1):
         result = vg(*args)
         assert result.code == 0, (args, result.err)
-        assert count(dirty_repo) == events, args
+        assert event_count(dirty_repo) == events, args
         assert user_view(dirty_repo) == before, args
         roots = git(dirty_repo, "rev-list", "--max-parents=0", "refs/heads/vibegit/state").split()
         assert len(roots) == 1

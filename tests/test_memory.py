@@ -10,21 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import MIRROR, VG, git
+from tests.helpers import MIRROR, VG, event_count, git
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.errors import BadInput
 from vibegit.infra.formats import parse_memory, render_memory
-
-
-def count(repo: Path) -> int:
-    return int(git(repo, "rev-list", "--count", "refs/heads/vibegit/state"))
 
 
 def test_add_list_remove_without_a_workflow(repo: Path, vg: VG) -> None:
     assert vg("memory", "add", "user_preference", "Answer in Chinese").code == 0
     assert vg("memory", "add", "forbidden_action", "Never force-push main").code == 0
     assert vg("memory", "add", "code-pattern", "Use pathlib, not os.path").code == 0  # - or _
-    assert count(repo) == 3  # one event each
+    assert event_count(repo) == 3  # one event each
     listed = vg("memory", "list")
     assert listed.code == 0
     lines = listed.out.splitlines()
@@ -39,10 +35,10 @@ def test_add_list_remove_without_a_workflow(repo: Path, vg: VG) -> None:
 
     again = vg("memory", "add", "forbidden_action", "never  force-push MAIN")
     assert again.code == 0 and "Already remembered as M-002" in again.out
-    assert count(repo) == 3
+    assert event_count(repo) == 3
 
     assert vg("memory", "remove", "M-002").code == 0
-    assert count(repo) == 4
+    assert event_count(repo) == 4
     assert [e["id"] for e in json.loads(vg("memory", "list", "--json").out)] == ["M-001", "M-003"]
     assert vg("memory", "add", "forbidden_action", "Never drop tables").code == 0
     assert json.loads(vg("memory", "list", "--json").out)[-1]["id"] == "M-004"  # ids are not reused

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import MIRROR, VG, git, init_repo, vg_proc
+from tests.helpers import MIRROR, VG, git, init_repo, vg_proc
 
 
 def status(vg: VG) -> dict:

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, git, state_ref
-from tests.test_hooks import commit, run_git, start_workflow
+from tests.helpers import VG, commit, git, run_git, start_workflow, state_ref
 from vibegit.infra import hookfiles as install
 
 ROOT = Path(__file__).resolve().parent.parent

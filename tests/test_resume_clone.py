@@ -7,10 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from tests.across import Machines, clone, remote_with_laptop
-from tests.conftest import MIRROR, VG, git, user_view
+from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, user_view
 
 DIRTY = {
     "src/app.py": b"def login():\n    return 'WIP'\n\n\ndef logout():\n    pass\n",
@@ -18,11 +15,6 @@ DIRTY = {
     "notes/untracked.md": b"untracked \xe2\x9c\x93\r\nno newline at end",
     "tool.sh": b"#!/bin/sh\necho hi\n",
 }
-
-
-@pytest.fixture
-def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
-    return Machines(vg, monkeypatch)
 
 
 def laptop_mid_task(tmp_path: Path, m: Machines, *, install: bool = True) -> tuple[Path, Path]:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.across import Machines, remote_with_laptop
-from tests.conftest import VG, git
+from tests.helpers import Machines, git, remote_with_laptop
 from vibegit.infra.secretscan import redact_text, scan_text
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
@@ -17,11 +16,6 @@ PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"
     "-----END RSA PRIVATE KEY-----\n"
 )
-
-
-@pytest.fixture
-def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
-    return Machines(vg, monkeypatch)
 
 
 @pytest.mark.parametrize(

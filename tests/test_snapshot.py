@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import MIRROR, VG, git, state_ref, user_view
+from tests.helpers import MIRROR, VG, git, state_ref, user_view
 from vibegit.core import anchors
 from vibegit.infra import git as vgit
 from vibegit.infra import snapshot

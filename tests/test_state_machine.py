@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import git, init_repo, vg_proc
+from tests.helpers import git, init_repo, vg_proc
 from vibegit.core import lifecycle
 from vibegit.core.model import Checkpoint, Env, Phase, State, Status, TaskStatus
 from vibegit.errors import VibegitError

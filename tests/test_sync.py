@@ -5,17 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from tests.across import Machines, clone, remote_with_laptop, subjects
-from tests.conftest import MIRROR, VG, git, user_view
+from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view
 from vibegit.core import merge
 from vibegit.core.model import Context, Lock, Mode, ModeType, Session, State, Status, Task, TaskStatus, Workflow
-
-
-@pytest.fixture
-def m(vg: VG, monkeypatch: pytest.MonkeyPatch) -> Machines:
-    return Machines(vg, monkeypatch)
 
 
 def two_machines(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
@@ -46,8 +38,8 @@ def test_diverged_clones_sync_and_lose_no_event_and_no_task(tmp_path: Path, m: M
     m.ok("desktop", desktop, "task", "add", "T-003", "Logout")
     m.ok("desktop", desktop, "task", "done", "T-001")
     m.ok("desktop", desktop, "context", "--next", "write the logout handler")
-    laptop_events = set(subjects(laptop))
-    desktop_events = set(subjects(desktop))
+    laptop_events = set(subjects(laptop, "%H %s"))
+    desktop_events = set(subjects(desktop, "%H %s"))
 
     m.ok("desktop", desktop, "sync")  # the desktop pushes first; the laptop has to merge
     result = m.ok("laptop", laptop, "sync")
@@ -56,7 +48,7 @@ def test_diverged_clones_sync_and_lose_no_event_and_no_task(tmp_path: Path, m: M
     assert "tasks: united; from origin: T-003" in result.out
     m.ok("desktop", desktop, "sync")  # fast-forward to the merge
     for where in (laptop, desktop):
-        log = {line for line in subjects(where)}
+        log = {line for line in subjects(where, "%H %s")}
         assert laptop_events | desktop_events <= log
         out = m.vg("log", "-n", "100", cwd=where).out
         for line in laptop_events | desktop_events:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VG, git
+from tests.helpers import VG, git, subjects
 from vibegit.infra import userhooks
 
 PY = sys.executable
@@ -27,10 +27,6 @@ def dump_hook(out: Path) -> str:
 
 def seen(out: Path) -> list[dict]:
     return [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
-
-
-def subjects(repo: Path) -> list[str]:
-    return git(repo, "log", "--format=%s", "refs/heads/vibegit/state").splitlines()
 
 
 def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: Path) -> None:

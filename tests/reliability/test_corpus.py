@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import MIRROR, VG, git, state_ref, user_view
+from tests.helpers import MIRROR, VG, git, start_workflow, state_ref, user_view
 from vibegit.errors import VibegitError
 from vibegit.infra.formats import PARSERS
 
@@ -34,11 +34,6 @@ def rejected_by_parser(case: Path) -> bool:
     return False
 
 
-def started(vg: VG) -> None:
-    assert vg("start", "vibe-code", "--goal", "g").code == 0
-    assert vg("task", "add", "T-001", "one").code == 0
-
-
 def check_refused(repo: Path, before: tuple, code: int, err: str) -> str:
     assert code in (1, 2), err
     line = err.strip()
@@ -55,7 +50,7 @@ def test_the_corpus_is_big_enough() -> None:
 
 @pytest.mark.parametrize("case", CORPUS, ids=lambda p: p.name)
 def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
-    started(vg)
+    start_workflow(vg, None, goal="g")
     before = (state_ref(repo), user_view(repo))
     name = target(case)
     if name == "args.json":
@@ -71,7 +66,7 @@ def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
 @pytest.mark.parametrize("case", [c for c in CORPUS if rejected_by_parser(c)], ids=lambda p: p.name)
 def test_hostile_state_on_the_branch_is_refused(repo: Path, vg: VG, case: Path) -> None:
     """The same bytes arriving on the state branch (say, from a push elsewhere)."""
-    started(vg)
+    start_workflow(vg, None, goal="g")
     name = target(case)
     blob = _write_blob(repo, case.read_bytes())
     entries = [line for line in git(repo, "ls-tree", "vibegit/state").splitlines() if not line.endswith("\t" + name)]
@@ -97,7 +92,7 @@ def _write_blob(repo: Path, data: bytes) -> str:
 
 
 def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
-    started(vg)
+    start_workflow(vg, None, goal="g")
     before = (state_ref(repo), user_view(repo))
     session = repo / MIRROR / "session.yaml"
     session.write_text(session.read_text().replace("goal: g", "goal: " + "x" * (50 << 20)))
@@ -106,7 +101,7 @@ def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
 
 
 def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    started(vg)
+    start_workflow(vg, None, goal="g")
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# Kanban\n\n## Todo\n- [ ] T-9: planted\n")
     kanban = repo / MIRROR / "kanban.md"
@@ -119,7 +114,7 @@ def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> Non
 
 
 def test_the_mirror_directory_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    started(vg)
+    start_workflow(vg, None, goal="g")
     elsewhere = tmp_path / "elsewhere"
     (repo / MIRROR).rename(elsewhere)
     (repo / MIRROR).symlink_to(elsewhere, target_is_directory=True)

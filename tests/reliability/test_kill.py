@@ -14,7 +14,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from tests.conftest import git, init_repo, vg_proc
+from tests.helpers import git, init_repo, vg_proc
 from vibegit.core.settings import settings
 from vibegit.infra import git as vgit
 from vibegit.infra.store import lock_path, read_state

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import git, init_repo, vg_proc
+from tests.helpers import git, init_repo, vg_proc
 
 WORKER = """
 import sys, os

@@ -1,0 +1,175 @@
+"""What the tests share: real repositories, real git, vibegit in process or
+as a process, and the few set-ups many tests need. Fixtures are in
+conftest.py; no test module imports another."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+MIRROR = "project_document/.ai_state"
+STATE_REF = "refs/heads/vibegit/state"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+VG = Callable[..., Result]  # vibegit in process: vg("task", "add", "T-1", "x", cwd=..., input=...)
+
+
+def git(cwd: Path, *args: str, input: str | None = None, check: bool = True) -> str:
+    proc = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, text=True)
+    if check and proc.returncode:
+        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr}")
+    return proc.stdout.strip()
+
+
+def run_git(cwd: Path, *args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    """git as a user runs it, hooks and all; the exit code is the answer."""
+    proc = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, text=True, env=env)
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def commit(cwd: Path, message: str = "work", *extra: str, env: dict[str, str] | None = None) -> Result:
+    return run_git(cwd, "commit", "--allow-empty", "-m", message, *extra, env=env)
+
+
+def init_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("# demo\n")
+    (path / "src").mkdir()
+    (path / "src" / "app.py").write_text("def login():\n    return None\n\n\ndef logout():\n    pass\n")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def bare_origin(repo: Path, tmp_path: Path) -> Path:
+    """A bare repository on disk as ``repo``'s origin (the "remote" of push tests)."""
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    return bare
+
+
+def make_dirty(path: Path) -> None:
+    """Staged, unstaged and untracked work, as a user mid-task has."""
+    (path / "staged.txt").write_text("staged\n")
+    git(path, "add", "staged.txt")
+    (path / "src" / "app.py").write_text("def login():\n    return 'WIP'\n\n\ndef logout():\n    pass\n")
+    (path / "notes.txt").write_text("untracked\n")
+
+
+def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None = None) -> Result:
+    """Run the installed vibegit as a separate process."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "vibegit", *args], cwd=cwd, input=input, capture_output=True, text=True, env=env
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+MID_TASK = (("task", "start", "T-002"), ("phase", "E", "--step", "4.3"))
+
+
+def start_workflow(vg: VG, cwd: Path | None = None, *then: tuple[str, ...], goal: str = "Implement user auth") -> None:
+    """Start ``vibe-code`` with tasks T-001 (Data model) and T-002 (Login API),
+    then run ``then`` (default: start T-002, enter phase E step 4.3); each must succeed."""
+    steps = (
+        ("start", "vibe-code", "--goal", goal),
+        ("task", "add", "T-001", "Data model"),
+        ("task", "add", "T-002", "Login API"),
+        *(then or MID_TASK),
+    )
+    for args in steps:
+        result = vg(*args, cwd=cwd)
+        assert result.code == 0, (args, result.err)
+
+
+def status_json(vg: VG, cwd: Path | None = None) -> dict:
+    result = vg("status", "--json", cwd=cwd)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def state_ref(path: Path) -> str:
+    return git(path, "rev-parse", "-q", "--verify", STATE_REF, check=False)
+
+
+def event_count(path: Path) -> int:
+    return int(git(path, "rev-list", "--count", STATE_REF))
+
+
+def events(path: Path) -> list[str]:
+    """The event names of the state branch, newest first."""
+    return git(path, "log", "--format=%(trailers:key=Vibegit-Event,valueonly)", STATE_REF).split()
+
+
+def subjects(path: Path, fmt: str = "%s") -> list[str]:
+    """One line per event of the state branch, newest first (none before the first)."""
+    if not state_ref(path):
+        return []
+    return git(path, "log", f"--format={fmt}", STATE_REF).splitlines()
+
+
+def user_view(path: Path) -> tuple[str, ...]:
+    """What vibegit must never change: HEAD, the index file, status, file contents."""
+    git_dir = Path(git(path, "rev-parse", "--absolute-git-dir"))
+    index = git_dir / "index"
+    index_hash = hashlib.sha256(index.read_bytes()).hexdigest() if index.exists() else "-"
+    head = git(path, "rev-parse", "-q", "--verify", "HEAD", check=False)
+    symbolic = git(path, "symbolic-ref", "-q", "HEAD", check=False)
+    status = git(path, "--no-optional-locks", "status", "--porcelain", "-uall")
+    files = []
+    for f in sorted(path.rglob("*")):
+        rel = f.relative_to(path).as_posix()
+        if rel.startswith((".git/", MIRROR)) or rel == ".git" or not f.is_file():
+            continue
+        files.append(f"{rel}:{hashlib.sha256(f.read_bytes()).hexdigest()[:16]}")
+    return (head, symbolic, index_hash, status, *files)
+
+
+# -- across machines: a bare remote on disk, clones of it, each a "machine" named by VIBEGIT_HOST
+
+
+def remote_with_laptop(tmp_path: Path) -> tuple[Path, Path]:
+    """A bare remote and a first clone ("laptop") with one pushed commit on main."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    laptop = init_repo(tmp_path / "laptop")
+    git(laptop, "remote", "add", "origin", str(remote))
+    git(laptop, "push", "-q", "-u", "origin", "main")
+    return remote, laptop
+
+
+def clone(remote: Path, path: Path, *args: str) -> Path:
+    git(path.parent, "clone", "-q", *args, str(remote), str(path))
+    return path
+
+
+class Machines:
+    """Run vibegit in process as one machine or another."""
+
+    def __init__(self, vg: VG, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.vg = vg
+        self.monkeypatch = monkeypatch
+
+    def __call__(self, host: str, where: Path, *args: str, input: str = "") -> Result:
+        self.monkeypatch.setenv("VIBEGIT_HOST", host)
+        return self.vg(*args, cwd=where, input=input)
+
+    def ok(self, host: str, where: Path, *args: str) -> Result:
+        result = self(host, where, *args)
+        assert result.code == 0, (host, args, result.out, result.err)
+        return result
