@@ -80,6 +80,36 @@ def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None =
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
+# A project README with rules under headings, and things that are not rules.
+README = """\
+# demo
+
+Intro text is not a rule.
+
+- [Install](#install)
+- [Usage](#usage)
+
+## Conventions
+
+- Use four spaces,
+  never tabs.
+- Type every function
+* Keep commits small
+
+```sh
+- not a rule: inside code
+```
+
+## Release steps
+
+1. Bump the version
+2) Tag it
+<!--
+- a comment, not a rule
+-->
+"""
+
+
 MID_TASK = (("task", "start", "T-002"), ("phase", "E", "--step", "4.3"))
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import vg_proc
+
+pytestmark = pytest.mark.slow  # plays the whole story in subprocesses
 
 
 def test_the_demo_runs_the_whole_story(tmp_path: Path) -> None:

@@ -8,52 +8,11 @@ import json
 import sys
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, event_count, git
-from vibegit.core.learn import Item, extract
-
-README = """\
-# demo
-
-Intro text is not a rule.
-
-- [Install](#install)
-- [Usage](#usage)
-
-## Conventions
-
-- Use four spaces,
-  never tabs.
-- Type every function
-* Keep commits small
-
-```sh
-- not a rule: inside code
-```
-
-## Release steps
-
-1. Bump the version
-2) Tag it
-<!--
-- a comment, not a rule
--->
-"""
+from tests.helpers import MIRROR, README, VG, event_count, git
 
 
 def knowledge(vg: VG) -> list[dict]:
     return [e for e in json.loads(vg("memory", "list", "--json").out) if e["category"] == "project_knowledge"]
-
-
-def test_extract_items_under_headings() -> None:
-    assert extract(README) == (
-        Item("Conventions", "Use four spaces, never tabs."),
-        Item("Conventions", "Type every function"),
-        Item("Conventions", "Keep commits small"),
-        Item("Release steps", "Bump the version"),
-        Item("Release steps", "Tag it"),
-    )
-    assert extract("- [ ] todo item\n- [x] done item\n") == (Item(None, "todo item"), Item(None, "done item"))
-    assert extract("") == ()
 
 
 def test_learn_twice_on_an_unchanged_readme_adds_nothing(repo: Path, vg: VG) -> None:

@@ -20,6 +20,8 @@ import pytest
 from tests.helpers import VG, commit, git, run_git, start_workflow, state_ref
 from vibegit.infra import hookfiles as install
 
+pytestmark = pytest.mark.slow  # builds the framework's virtualenv
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from tests.helpers import MIRROR, VG, git, state_ref, user_view
-from vibegit.core import anchors
 from vibegit.infra import git as vgit
 from vibegit.infra import snapshot
 
@@ -91,16 +90,6 @@ def test_restore_plan_never_loses_a_local_change(dirty_repo: Path) -> None:
     snapshot.apply(repo, snap, plan.write, plan.delete)
     assert (dirty_repo / "staged.txt").read_text() == "staged\n"
     assert (dirty_repo / "src" / "app.py").read_text() == "different\n"
-
-
-def test_relocate_finds_the_line_nearest_where_it_was() -> None:
-    lines = ["a", "def login():", "x", "y", "def login():"]
-    assert anchors.relocate(lines, 2, "def login():") == anchors.Where("same", 2)
-    assert anchors.relocate(["new"] * 3 + lines, 2, "def login():") == anchors.Where("moved", 5)
-    assert anchors.relocate(lines, 4, "def login():") == anchors.Where("moved", 5)
-    assert anchors.relocate(["def login(user):"], 1, "def login():") == anchors.Where("similar", 1)
-    assert anchors.relocate(["other"], 1, "def login():").state == "gone"
-    assert anchors.relocate(lines, 3, None).state == "unknown"
 
 
 def test_report_says_where_the_line_is_now_or_that_it_is_gone(repo: Path, vg: VG) -> None:

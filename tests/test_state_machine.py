@@ -8,6 +8,7 @@ changed.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,6 +82,7 @@ def check_round_trip(state: State) -> None:
     assert f"total_tasks: {state.total_tasks}" in files["session.yaml"]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(COMMANDS, max_size=25))
 def test_any_sequence_keeps_the_invariants(commands: list[tuple]) -> None:
@@ -99,6 +101,7 @@ def test_any_sequence_keeps_the_invariants(commands: list[tuple]) -> None:
     check_round_trip(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(

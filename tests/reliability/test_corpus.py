@@ -128,6 +128,7 @@ def _run(vg: VG, *args: str) -> tuple[int, str]:
     return result.code, result.err
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(st.sampled_from(sorted(PARSERS)), st.binary(max_size=2000))
 def test_every_parser_with_arbitrary_bytes(name: str, data: bytes) -> None:
@@ -137,6 +138,7 @@ def test_every_parser_with_arbitrary_bytes(name: str, data: bytes) -> None:
         assert err.code == 2 and "\n" not in str(err) and str(err).startswith(name)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(sorted(PARSERS)), st.text(max_size=500))
 def test_every_parser_with_arbitrary_text(name: str, text: str) -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
 
 from tests.helpers import git, init_repo, vg_proc
@@ -19,11 +20,14 @@ from vibegit.core.settings import settings
 from vibegit.infra import git as vgit
 from vibegit.infra.store import lock_path, read_state
 
+pytestmark = pytest.mark.slow  # 200 SIGKILLs
+
 KILLS = 200
 
 WRITER = """
 import os, sys
 from vibegit.main import main
+
 os.chdir(sys.argv[1])
 sys.stdout.write("ready\\n"); sys.stdout.flush()
 i = 0

@@ -8,11 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import git, init_repo, vg_proc
+
+pytestmark = pytest.mark.slow  # 8 processes x 50 events
 
 WORKER = """
 import sys, os
 from vibegit.main import main
+
 os.chdir(sys.argv[1])
 name, count = sys.argv[2], int(sys.argv[3])
 failures = 0

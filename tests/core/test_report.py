@@ -1,0 +1,80 @@
+"""The recovery report and the agents' stop reason (core/report.py), without git."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from vibegit.core import lifecycle, report
+from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, State
+
+ENV = Env(now="2025-01-12T10:00:00Z", host="laptop", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
+
+
+def workflow() -> State:
+    state, _ = lifecycle.start(State(), ENV, "vibe-code", "Implement auth")
+    for task_id, title in (("T-001", "Data model"), ("T-002", "Login API")):
+        state, _ = lifecycle.task_add(state, ENV, task_id, title)
+    state, _ = lifecycle.task_done(state, ENV, "T-001")
+    state, _ = lifecycle.task_start(state, ENV, "T-002")
+    state, _ = lifecycle.phase(state, ENV, Phase.E, "4.3")
+    state, _ = lifecycle.checkpoint(state, ENV, Checkpoint(file="src/auth.py", line=45, action="login skeleton"))
+    state, _ = lifecycle.memory_add(state, ENV, MemoryCategory.FORBIDDEN_ACTION, "Never force-push main")
+    return state
+
+
+def test_the_report_has_the_skills_sections_in_order() -> None:
+    text = report.render(workflow(), "en", "a" * 40, report.Observed("moved", 47, None))
+    heads = [line for line in text.splitlines() if line.startswith("#")]
+    assert heads == [
+        "## 🔄 Session recovery",
+        "### Current state",
+        "### Last progress",
+        "### Next step",
+        "### Checkpoint",
+        "### 🧠 Remembered rules",
+    ]
+    assert "- **Progress**: 1/2 tasks done (50%)" in text and "- **Phase**: Execute (E), step 4.3" in text
+    assert "- ✅ T-001: Data model" in text and "- 🔄 T-002: Login API (in progress)" in text
+    assert "Continue T-002: Login API" in text and "`src/auth.py:45` · the line is now at 47" in text
+    assert "HEAD is here" in text and "**🚫 Never** Never force-push main" in text
+    assert text.rstrip().endswith("**Continue?** Reply `continue`, `details` or `pause`")
+
+
+def test_the_report_in_chinese_and_when_paused() -> None:
+    state, _ = lifecycle.pause(workflow(), ENV, Checkpoint(action="stop"))
+    text = report.render(state, "zh", "b" * 40)
+    assert text.startswith("## ⏸️ 工作流已暂停") and "### 断点位置" in text and "`vibegit resume`" in text
+    assert "用 `git switch main` 返回" in text
+
+
+def test_next_step_and_is_active() -> None:
+    state = workflow()
+    assert report.next_step(replace(state, context=replace(state.context, next_action="verify hash")), "en") == (
+        "verify hash"
+    )
+    done, _ = lifecycle.task_done(state, ENV, "T-002")
+    assert report.next_step(done, "en").startswith("All tasks are done")
+    assert report.is_active(state) and not report.is_active(State())
+
+
+def test_json_is_session_yaml_plus_lock_and_tasks() -> None:
+    data = report.as_json(workflow())
+    assert set(data) == {"session", "mode", "workflow", "context", "checkpoint", "lock", "tasks"}
+    assert data["workflow"]["completed_tasks"] == 1 and data["tasks"][1] == {
+        "id": "T-002",
+        "title": "Login API",
+        "status": "doing",
+    }
+
+
+def test_learned_notes_are_bounded_in_the_report() -> None:
+    state = workflow()
+    for i in range(report.MAX_KNOWLEDGE_SHOWN + 3):
+        state, _ = lifecycle.memory_add(state, ENV, MemoryCategory.PROJECT_KNOWLEDGE, f"note {i}")
+    assert "… and 3 more project notes" in report.render(state)
+
+
+def test_the_stop_reason_names_the_task_and_the_next_step() -> None:
+    reason = report.stop_reason(workflow())
+    assert "workflow 'vibe-code' is still running (phase E step 4.3, 1/2 tasks done)" in reason
+    assert "Current task: T-002: Login API" in reason and "Next step: Continue T-002" in reason

@@ -1,0 +1,61 @@
+"""Input validation (core/text.py) and settings (core/settings.py), without git."""
+
+from __future__ import annotations
+
+import pytest
+
+from vibegit.core.settings import Settings, settings
+from vibegit.core.text import bad_char, check_relative_path, check_task_id, check_text, is_oid
+from vibegit.errors import BadInput
+
+
+@pytest.mark.parametrize("value", ["a\nb", "a\u2028b", "x\x1b[31m", "\x7f", "\x85"])
+def test_one_line_text_refuses_breaks_and_controls(value: str) -> None:
+    assert bad_char(value) is not None
+    with pytest.raises(BadInput):
+        check_text(value, "--goal")
+
+
+def test_text_is_bounded_and_stripped() -> None:
+    assert check_text("  ok\t ", "x") == "ok"
+    assert check_text("a\nb", "notes", one_line=False) == "a\nb"
+    with pytest.raises(BadInput, match="too long"):
+        check_text("x" * 5, "x", max_len=4)
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../up", "a/../../b", "C:\\x", ".git/config", "", "a\nb"])
+def test_paths_stay_inside_the_working_tree(path: str) -> None:
+    with pytest.raises(BadInput):
+        check_relative_path(path, "--file")
+
+
+def test_ids() -> None:
+    assert check_task_id("T-001") == "T-001"
+    with pytest.raises(BadInput):
+        check_task_id("$(rm -rf)")
+    assert is_oid("a" * 40) and is_oid("b" * 64)
+    assert not is_oid("--upload-pack=x") and not is_oid("A" * 40) and not is_oid(None)
+
+
+def test_settings_defaults_and_values() -> None:
+    assert settings({}) == Settings()
+    conf = settings({"vibegit.statebranch": "refs/heads/team/state", "vibegit.blockcommits": "Other-Branches"})
+    assert conf.state_branch == "team/state" and conf.state_ref == "refs/heads/team/state"
+    assert conf.block_commits == "other-branches"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("vibegit.blockcommits", "sometimes"), ("vibegit.lang", "fr"), ("vibegit.mirrordir", "../out")],
+)
+def test_a_bad_setting_is_an_error_or_its_safe_default(key: str, value: str) -> None:
+    with pytest.raises(BadInput, match="git config"):
+        settings({key: value})
+    said: list[str] = []
+    conf = settings({key: value}, fallback=said.append)
+    assert said and conf == Settings()  # blockCommits falls back to always: the lock stays on
+
+
+def test_a_bad_state_branch_always_stops() -> None:
+    with pytest.raises(BadInput, match="stateBranch"):
+        settings({"vibegit.statebranch": "a..b"}, fallback=lambda _: None)
