@@ -1,6 +1,8 @@
 """``vibegit doctor``: check the state branch, and repair it as a new event.
 
-Checks: the branch points to a commit; its state files parse; the history is
+Checks: no git process left the state branch's ref locked (``--repair``
+removes such a lock once it is older than any live git process would hold
+it); the branch points to a commit; its state files parse; the history is
 an orphan (no user commit in it); the lock agrees with the status; a
 checkpoint's snapshot tree is in the commit; the mirror's files parse.
 ``--repair`` finds the newest good state commit (history, then the reflog,
@@ -11,12 +13,15 @@ in history. A broken mirror file is moved aside and the mirror rewritten.
 
 from __future__ import annotations
 
+import time
+
 from vibegit import app
 from vibegit.core import lifecycle
 from vibegit.errors import OK, REFUSED
 from vibegit.infra import git, mirror, store
 
 MAX_CANDIDATES = 5000
+STALE_LOCK_SECONDS = 2.0  # git holds a ref lock for milliseconds; older, under our lock, it was left behind
 
 
 def doctor(repair: bool) -> int:
@@ -31,6 +36,18 @@ def doctor(repair: bool) -> int:
         """Check the tip; with --repair, the repair event. The result: an exit code, or None to go on."""
         said.clear()
         problems.clear()
+        lock = git.ref_lock(repo, settings.state_ref)
+        if lock.exists():
+            if repair and time.time() - lock.stat().st_mtime >= STALE_LOCK_SECONDS:
+                lock.unlink()
+                said.append(f"Removed {lock}, which a git process that was stopped had left (it blocked every event).")
+            else:
+                said.append(f"✘ {lock} blocks every event (a git process that was stopped leaves it behind)")
+                if repair:
+                    said.append("It is only seconds old: a git process may still be running; run it again in a moment.")
+                else:
+                    said.append("Run 'vibegit doctor --repair' to remove it (it checks that no git process holds it).")
+                return None, "", REFUSED
         found = cat.get(head) if head else None
         tip = head if found is not None and found[0] == "commit" else None
         if head is None:

@@ -269,10 +269,16 @@ def write_commit(
     return write_object(repo, "commit", body.encode())
 
 
-def update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str) -> bool:
-    """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``."""
-    proc = repo.git("update-ref", "--create-reflog", "-m", reason, ref, new, old or repo.null_oid, check=False)
-    return proc.returncode == 0
+def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) -> str | None:
+    """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``
+    (``message`` goes to the reflog); None when it moved, else git's reason."""
+    proc = repo.git("update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid, check=False)
+    return None if proc.returncode == 0 else reason(proc)
+
+
+def ref_lock(repo: Repo, ref: str) -> Path:
+    """The lock file git takes to move ``ref``; one left behind blocks every update."""
+    return repo.common_dir / f"{ref}.lock"
 
 
 def head_branch(repo: Repo) -> str | None:

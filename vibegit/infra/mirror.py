@@ -34,10 +34,10 @@ from vibegit.infra.formats import (
     parse_memory,
     parse_session,
 )
-from vibegit.infra.fs import write_atomic
+from vibegit.infra.fs import remove_leftovers, write_atomic
 from vibegit.infra.store import Loaded, read_files
 
-MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows
+MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows (see Marker)
 
 
 def directory(repo: git.Repo, settings: Settings) -> Path:
@@ -60,6 +60,36 @@ def _marker(repo: git.Repo) -> Path:
     return repo.git_dir / MARKER
 
 
+MAX_SHOWN = 50
+
+
+def _shown(repo: git.Repo) -> list[str]:
+    """The state commit the mirror shows, first; while a write is under way,
+    also every commit whose files it may still hold: a write cut short by a
+    kill leaves files of any of them, and none of those is a hand edit."""
+    marker = _marker(repo)
+    lines = marker.read_text().split() if marker.is_file() and not marker.is_symlink() else []
+    return list(dict.fromkeys(line for line in lines if git.is_oid(line)))[:MAX_SHOWN]
+
+
+class _Written:
+    """What vibegit itself wrote to the mirror: the files of any state commit
+    it may still show (read once each, on demand)."""
+
+    def __init__(self, repo: git.Repo, cat: git.CatFile, shown: list[str], known: Loaded | None = None) -> None:
+        self.repo, self.cat, self.shown = repo, cat, shown
+        self.cache: dict[str, dict[str, bytes]] = {known.head: known.files} if known and known.head else {}
+
+    def files(self, commit: str) -> dict[str, bytes]:
+        if commit not in self.cache:
+            self.cache[commit] = read_files(self.repo, self.cat, commit)[1] if self.cat.get(commit) else {}
+        return self.cache[commit]
+
+    def ours(self, name: str, disk: bytes) -> bool:
+        """True when ``disk`` is a version vibegit wrote, not a hand edit."""
+        return any(disk == self.files(commit).get(name) for commit in self.shown)
+
+
 def _read(path: Path, rel: str) -> bytes | None:
     if path.is_symlink():
         raise BadInput(f"{rel}: is a symbolic link; vibegit does not follow links in its mirror (remove it)")
@@ -72,16 +102,14 @@ def _read(path: Path, rel: str) -> bytes | None:
 
 def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, notices: list[str]) -> State:
     """The branch state with the mirror's hand edits applied (validated)."""
-    marker = _marker(repo)
-    base = marker.read_text().strip() if marker.is_file() else ""
+    shown = _shown(repo)
     mdir = directory(repo, settings)
     state = loaded.state
-    if not base or not mdir.is_dir():
+    if not shown or not mdir.is_dir():
         return state
-    if base == loaded.head:
-        base_files = loaded.files
-    else:
-        base_files = read_files(repo, cat, base)[1] if cat.get(base) else {}
+    base = shown[0]
+    written = _Written(repo, cat, shown, loaded)
+    base_files = written.files(base)
     for name in STATE_FILES:
         rel = f"{settings.mirror_dir}/{name}"
         disk = _read(mdir / name, rel)
@@ -91,8 +119,8 @@ def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, 
                     f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)"
                 )
             continue
-        if disk == base_files.get(name) or disk == loaded.files.get(name):
-            continue  # unchanged, or already the branch's (a write cut short by a kill)
+        if disk == loaded.files.get(name) or written.ours(name, disk):
+            continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
         if loaded.head != base and loaded.files.get(name) != base_files.get(name):
             _keep_beside(
                 mdir / name,
@@ -180,13 +208,19 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
 
 
 def write(repo: git.Repo, settings: Settings, commit: str, files: dict[str, str], notices: list[str]) -> None:
-    """Show ``commit``'s state in the mirror; a failure here loses no event."""
+    """Show ``commit``'s state in the mirror; a failure here loses no event.
+
+    The marker names the commit being written, and the one shown before,
+    until every file is written (so a kill half way leaves no false edit)."""
     try:
         ensure_excluded(repo, settings)
         mdir = directory(repo, settings)
         mdir.mkdir(parents=True, exist_ok=True)
+        # Until every file is written, the mirror may show any of these.
+        write_atomic(_marker(repo), "".join(f"{c}\n" for c in [commit, *_shown(repo)][:MAX_SHOWN]).encode())
         for name in STATE_FILES:
             path = mdir / name
+            remove_leftovers(path)
             if name in files:
                 write_atomic(path, files[name].encode())
             elif path.is_file() and not path.is_symlink():
@@ -211,17 +245,16 @@ def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
 def show(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say: Callable[[str], None]) -> None:
     """Write ``commit``'s state to the mirror unless it holds hand edits not adopted yet
     (the next event adopts them, or keeps them beside when they conflict)."""
-    marker = _marker(repo)
-    base = marker.read_text().strip() if marker.is_file() else ""
+    shown = _shown(repo)
     try:
         mdir = directory(repo, settings)
     except BadInput:
         return
-    if base and mdir.is_dir() and cat.get(base) is not None:
-        files = read_files(repo, cat, base)[1]
+    if shown and mdir.is_dir() and cat.get(shown[0]) is not None:
+        written = _Written(repo, cat, shown)
         for name in STATE_FILES:
             path = mdir / name
-            if path.is_file() and not path.is_symlink() and path.read_bytes() != files.get(name):
+            if path.is_file() and not path.is_symlink() and not written.ours(name, path.read_bytes()):
                 say(
                     f"{settings.mirror_dir}/{name} has edits of yours; the mirror is left as it is "
                     "until the next event adopts them."

@@ -17,7 +17,7 @@ from typing import Optional, TypeVar
 
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, GitError
+from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
 from vibegit.infra.formats import STATE_FILES, parse_all
 
@@ -148,13 +148,26 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
             new, reason, result = build(tip, cat)
             if new is None or new == tip:
                 return result
-            if git.update_ref(repo, settings.state_ref, new, tip, reason):
+            failed = git.update_ref(repo, settings.state_ref, new, tip, reason)
+            if failed is None:
                 if published is not None:
                     published(result)
                 return result
+            if git.resolve(repo, settings.state_ref) == tip:
+                raise _cannot_move(repo, settings, failed)
             # Another writer (a fetch, a sync, another machine's push) moved
             # the branch: build again on top of it.
     raise GitError(f"could not update {settings.state_ref} after {MAX_RETRIES} tries")
+
+
+def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
+    lock = git.ref_lock(repo, settings.state_ref)
+    if lock.exists():
+        return Refused(
+            f"{settings.state_ref} is locked by {lock} (a git process that was killed leaves it behind); "
+            "nothing was recorded: 'vibegit doctor --repair' removes it once no git process runs here"
+        )
+    return GitError(f"could not update {settings.state_ref}: {why}")
 
 
 def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, str]]:
