@@ -4,8 +4,11 @@ conftest.py; no test module imports another."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -72,6 +75,20 @@ def make_dirty(path: Path) -> None:
     (path / "notes.txt").write_text("untracked\n")
 
 
+def vg_here(*args: str, cwd: Path) -> Result:
+    """vibegit in process, in ``cwd``, without fixtures (for hypothesis tests)."""
+    from vibegit.main import main
+
+    out, err, before = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(before)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
 def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None = None) -> Result:
     """Run the installed vibegit as a separate process."""
     proc = subprocess.run(
@@ -113,14 +130,20 @@ Intro text is not a rule.
 MID_TASK = (("task", "start", "T-002"), ("phase", "E", "--step", "4.3"))
 
 
-def start_workflow(vg: VG, cwd: Path | None = None, *then: tuple[str, ...], goal: str = "Implement user auth") -> None:
-    """Start ``vibe-code`` with tasks T-001 (Data model) and T-002 (Login API),
-    then run ``then`` (default: start T-002, enter phase E step 4.3); each must succeed."""
+def start_workflow(
+    vg: VG,
+    cwd: Path | None = None,
+    *,
+    goal: str = "Implement user auth",
+    tasks: tuple[str, ...] = ("Data model", "Login API"),
+    then: tuple[tuple[str, ...], ...] = MID_TASK,
+) -> None:
+    """Start ``vibe-code``, add ``tasks`` as T-001, T-002 …, then run ``then``
+    (by default: start T-002, enter phase E step 4.3); each must succeed."""
     steps = (
         ("start", "vibe-code", "--goal", goal),
-        ("task", "add", "T-001", "Data model"),
-        ("task", "add", "T-002", "Login API"),
-        *(then or MID_TASK),
+        *(("task", "add", f"T-{i:03d}", title) for i, title in enumerate(tasks, 1)),
+        *then,
     )
     for args in steps:
         result = vg(*args, cwd=cwd)

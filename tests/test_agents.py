@@ -159,7 +159,7 @@ def agent_hooks(vg: VG, command: str, names: list[str], say: Callable[[str], obj
 
 
 def running(vg: VG) -> None:
-    start_workflow(vg, None, ("task", "start", "T-001"), ("task", "done", "T-001"), ("task", "start", "T-002"))
+    start_workflow(vg, then=(("task", "start", "T-001"), ("task", "done", "T-001"), ("task", "start", "T-002")))
 
 
 # -- settings files -------------------------------------------------------------

@@ -49,7 +49,7 @@ def refused(vg: VG, repo: Path, *args: str, code: int, words: tuple[str, ...]) -
 def test_bad_input_is_one_line_and_writes_nothing(
     repo: Path, vg: VG, args: tuple[str, ...], code: int, words: tuple[str, ...]
 ) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     if code == 0:  # resume while running here: a report, no event
         before = state_ref(repo)
         assert vg(*args).code == 0 and state_ref(repo) == before
@@ -60,7 +60,7 @@ def test_bad_input_is_one_line_and_writes_nothing(
 def test_illegal_transitions_name_the_state_and_the_way_out(repo: Path, vg: VG) -> None:
     line = refused(vg, repo, "task", "add", "T-1", "x", code=1, words=("no workflow", "vibegit start"))
     assert line.startswith("vibegit: ")
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     vg("pause")
     refused(vg, repo, "task", "done", "T-001", code=1, words=("paused", "vibegit resume"))
     vg("abort", "--yes")
@@ -92,7 +92,7 @@ def test_a_bare_repository(tmp_path: Path, vg: VG) -> None:
     ],
 )
 def test_hand_edited_mirror_that_is_invalid(repo: Path, vg: VG, content: str, words: tuple[str, ...]) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     (repo / MIRROR / "session.yaml").write_text(content)
     line = refused(vg, repo, "task", "add", "T-002", "two", code=2, words=words)
     assert f"{MIRROR}/session.yaml" in line
@@ -100,14 +100,14 @@ def test_hand_edited_mirror_that_is_invalid(repo: Path, vg: VG, content: str, wo
 
 
 def test_hand_edited_kanban_error_names_the_line(repo: Path, vg: VG) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     kanban = repo / MIRROR / "kanban.md"
     kanban.write_text(kanban.read_text() + "\nthis is not a task\n")
     refused(vg, repo, "task", "done", "T-001", code=2, words=(f"{MIRROR}/kanban.md:", "expected a task line"))
 
 
 def test_a_corrupted_state_branch_is_reported_with_file_and_line(repo: Path, vg: VG) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     blob = git(repo, "hash-object", "-w", "--stdin", input="session: {id: s}\nmode: {type: nope}\n")
     tree = git(repo, "mktree", input=f"100644 blob {blob}\tsession.yaml\n")
     commit = git(repo, "commit-tree", tree, "-p", "vibegit/state", "-m", "hand-made")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import git, init_repo, vg_proc
+from tests.helpers import git, init_repo, vg_here
 from vibegit.core import lifecycle
 from vibegit.core.model import Checkpoint, Env, Phase, State, Status, TaskStatus
 from vibegit.errors import VibegitError
@@ -124,10 +124,10 @@ def test_any_sequence_keeps_the_invariants(commands: list[tuple]) -> None:
 )
 def test_refused_commands_write_nothing(tmp_path_factory, commands: list[tuple[str, ...]]) -> None:
     repo = init_repo(tmp_path_factory.mktemp("r") / "repo")
-    assert vg_proc("start", "w", "--goal", "g", cwd=repo).code == 0
+    assert vg_here("start", "w", "--goal", "g", cwd=repo).code == 0
     for args in commands:
         before = git(repo, "rev-parse", "vibegit/state")
-        result = vg_proc(*args, cwd=repo)
+        result = vg_here(*args, cwd=repo)
         after = git(repo, "rev-parse", "vibegit/state")
         assert result.code in (0, 1, 2), result.err
         assert "Traceback" not in result.err

@@ -50,7 +50,7 @@ def test_the_corpus_is_big_enough() -> None:
 
 @pytest.mark.parametrize("case", CORPUS, ids=lambda p: p.name)
 def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     before = (state_ref(repo), user_view(repo))
     name = target(case)
     if name == "args.json":
@@ -66,7 +66,7 @@ def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
 @pytest.mark.parametrize("case", [c for c in CORPUS if rejected_by_parser(c)], ids=lambda p: p.name)
 def test_hostile_state_on_the_branch_is_refused(repo: Path, vg: VG, case: Path) -> None:
     """The same bytes arriving on the state branch (say, from a push elsewhere)."""
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     name = target(case)
     blob = _write_blob(repo, case.read_bytes())
     entries = [line for line in git(repo, "ls-tree", "vibegit/state").splitlines() if not line.endswith("\t" + name)]
@@ -92,7 +92,7 @@ def _write_blob(repo: Path, data: bytes) -> str:
 
 
 def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     before = (state_ref(repo), user_view(repo))
     session = repo / MIRROR / "session.yaml"
     session.write_text(session.read_text().replace("goal: g", "goal: " + "x" * (50 << 20)))
@@ -101,7 +101,7 @@ def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
 
 
 def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# Kanban\n\n## Todo\n- [ ] T-9: planted\n")
     kanban = repo / MIRROR / "kanban.md"
@@ -114,7 +114,7 @@ def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> Non
 
 
 def test_the_mirror_directory_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    start_workflow(vg, None, goal="g")
+    start_workflow(vg, goal="g", tasks=("one",), then=())
     elsewhere = tmp_path / "elsewhere"
     (repo / MIRROR).rename(elsewhere)
     (repo / MIRROR).symlink_to(elsewhere, target_is_directory=True)
