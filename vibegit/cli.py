@@ -3,8 +3,9 @@ commands/, imported when it runs (so a command pays only for what it uses)."""
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -368,9 +369,15 @@ def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] 
     return install_.uninstall(hook, agent)
 
 
+@functools.cache
+def _command() -> Any:  # typer's (vendored) click Command
+    """The click command typer builds from the functions above (once a process)."""
+    return typer.main.get_command(parser)
+
+
 def run(argv: list[str]) -> int:
     """Parse ``argv`` and run the command; usage errors become one line, exit 2."""
-    command = typer.main.get_command(parser)
+    command = _command()
     try:
         result = command.main(args=argv, prog_name="vibegit", standalone_mode=False)
     except typer.Abort:

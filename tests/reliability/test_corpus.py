@@ -5,13 +5,14 @@ the user's files are unchanged; nothing hostile is executed."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import MIRROR, VG, git, start_workflow, state_ref, user_view
+from tests.helpers import MIRROR, VG, git, init_repo, state_ref, user_view, vg_here
 from vibegit.errors import VibegitError
 from vibegit.infra.formats import PARSERS
 
@@ -43,6 +44,20 @@ def check_refused(repo: Path, before: tuple, code: int, err: str) -> str:
     return line
 
 
+_TEMPLATE: dict[str, Path] = {}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository with a workflow running and one task: a copy of one made once per process."""
+    if "repo" not in _TEMPLATE:
+        template = init_repo(tmp_path_factory.mktemp("template") / "repo")
+        for args in (("start", "vibe-code", "--goal", "g"), ("task", "add", "T-001", "one")):
+            assert vg_here(*args, cwd=template).code == 0
+        _TEMPLATE["repo"] = template
+    return Path(shutil.copytree(_TEMPLATE["repo"], tmp_path / "repo", symlinks=True))
+
+
 def test_the_corpus_is_big_enough() -> None:
     assert len(CORPUS) >= 50
     assert {target(c) for c in CORPUS} == set(TARGETS)
@@ -50,7 +65,6 @@ def test_the_corpus_is_big_enough() -> None:
 
 @pytest.mark.parametrize("case", CORPUS, ids=lambda p: p.name)
 def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
-    start_workflow(vg, goal="g", tasks=("one",), then=())
     before = (state_ref(repo), user_view(repo))
     name = target(case)
     if name == "args.json":
@@ -66,7 +80,6 @@ def test_hostile_input_is_refused(repo: Path, vg: VG, case: Path) -> None:
 @pytest.mark.parametrize("case", [c for c in CORPUS if rejected_by_parser(c)], ids=lambda p: p.name)
 def test_hostile_state_on_the_branch_is_refused(repo: Path, vg: VG, case: Path) -> None:
     """The same bytes arriving on the state branch (say, from a push elsewhere)."""
-    start_workflow(vg, goal="g", tasks=("one",), then=())
     name = target(case)
     blob = _write_blob(repo, case.read_bytes())
     entries = [line for line in git(repo, "ls-tree", "vibegit/state").splitlines() if not line.endswith("\t" + name)]
@@ -92,7 +105,6 @@ def _write_blob(repo: Path, data: bytes) -> str:
 
 
 def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
-    start_workflow(vg, goal="g", tasks=("one",), then=())
     before = (state_ref(repo), user_view(repo))
     session = repo / MIRROR / "session.yaml"
     session.write_text(session.read_text().replace("goal: g", "goal: " + "x" * (50 << 20)))
@@ -101,7 +113,6 @@ def test_a_fifty_megabyte_value(repo: Path, vg: VG) -> None:
 
 
 def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    start_workflow(vg, goal="g", tasks=("one",), then=())
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# Kanban\n\n## Todo\n- [ ] T-9: planted\n")
     kanban = repo / MIRROR / "kanban.md"
@@ -114,7 +125,6 @@ def test_a_mirror_file_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> Non
 
 
 def test_the_mirror_directory_linked_outside(repo: Path, vg: VG, tmp_path: Path) -> None:
-    start_workflow(vg, goal="g", tasks=("one",), then=())
     elsewhere = tmp_path / "elsewhere"
     (repo / MIRROR).rename(elsewhere)
     (repo / MIRROR).symlink_to(elsewhere, target_is_directory=True)
