@@ -10,12 +10,27 @@ from __future__ import annotations
 import io
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import VG, Machines, Result, init_repo, make_dirty
 from vibegit.main import main
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Temporary repositories on a RAM disk when there is a roomy one: the tests
+    write many small files, and on a disk the journal costs more than the tests.
+    (``--basetemp DIR`` or TMPDIR still decide where; VIBEGIT_TEST_DISK=1 opts out.)"""
+    if config.option.basetemp or os.environ.get("TMPDIR") or os.environ.get("VIBEGIT_TEST_DISK"):
+        return
+    try:
+        shm = os.statvfs("/dev/shm")
+    except OSError:
+        return
+    if shm.f_bavail * shm.f_frsize >= 2 << 30 and os.access("/dev/shm", os.W_OK):
+        tempfile.tempdir = "/dev/shm"
 
 
 @pytest.fixture(autouse=True)
