@@ -3,11 +3,13 @@ each kill the state parses, git fsck is clean and the store lock is free."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from vibegit.infra.store import lock_path, read_state
 pytestmark = pytest.mark.slow  # 200 SIGKILLs
 
 KILLS = 200
+LANES = 2  # repositories killed in turn at once, so one's sleep is the other's work
 
 
 def writer(repo: str, name: str, ready: Any) -> None:
@@ -53,14 +56,31 @@ def forkserver() -> Any:
 
 def test_sigkill_while_writing_never_corrupts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COVERAGE_PROCESS_CONFIG", raising=False)
-    repo = init_repo(tmp_path / "repo")
-    assert vg_proc("start", "kill", "--goal", "survive SIGKILL", cwd=repo).code == 0
+    repos = [init_repo(tmp_path / f"repo{lane}") for lane in range(LANES)]
+    for repo in repos:
+        assert vg_here("start", "kill", "--goal", "survive SIGKILL", cwd=repo).code == 0
+    ctx, in_process = forkserver(), threading.Lock()
+    with concurrent.futures.ThreadPoolExecutor(LANES) as pool:
+        lanes = [pool.submit(kill_lane, ctx, in_process, repo, lane) for lane, repo in enumerate(repos)]
+        assert sum(lane.result() for lane in lanes) == KILLS
+    for repo in repos:
+        assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
+        result = vg_proc("task", "add", "AFTER", "the next command works", cwd=repo)
+        assert result.code == 0, result.err
+        assert "conflict" not in result.err and "edit" not in result.err  # a cut-short mirror write is no hand edit
+        mirror = sorted(p.name for p in (repo / MIRROR).iterdir())
+        assert mirror == sorted(STATE_FILES) or mirror == sorted(set(STATE_FILES) - {"memory.yaml"}), mirror
+        assert json.loads(vg_proc("status", "--json", cwd=repo).out)["tasks"][-1]["id"] == "AFTER"
+
+
+def kill_lane(ctx: Any, in_process: threading.Lock, repo: Path, lane: int) -> int:
+    """KILLS / LANES writers killed at random moments in ``repo``; after each the
+    state parses, the counters match, no lock is left, and every 20th time fsck is clean."""
     found = vgit.find_repo(repo)
     config = settings(vgit.read_config(found))
-    rng = random.Random(2025)
-    ctx = forkserver()
-    repaired = 0
-    for round_ in range(KILLS):
+    rng = random.Random(2025 + lane)
+    rounds = range(lane, KILLS, LANES)
+    for round_ in rounds:
         ready = ctx.Event()
         proc = ctx.Process(target=writer, args=(str(repo), str(round_), ready), daemon=True)
         proc.start()
@@ -75,21 +95,15 @@ def test_sigkill_while_writing_never_corrupts(tmp_path: Path, monkeypatch: pytes
             pass
         ref_lock = vgit.ref_lock(found, config.state_ref)
         if ref_lock.exists():  # the kill landed inside git update-ref: refused in one line, repaired
-            refused = vg_here("task", "add", f"R{round_}", "refused", cwd=repo)
-            assert refused.code == 1 and str(ref_lock) in refused.err and len(refused.err.splitlines()) == 1
-            past = time.time() - 60
-            os.utime(ref_lock, (past, past))
-            assert vg_here("doctor", "--repair", cwd=repo).code == 0 and not ref_lock.exists()
-            repaired += 1
+            with in_process:  # vibegit in process changes the working directory
+                refused = vg_here("task", "add", f"R{round_}", "refused", cwd=repo)
+                assert refused.code == 1 and str(ref_lock) in refused.err and len(refused.err.splitlines()) == 1
+                past = time.time() - 60
+                os.utime(ref_lock, (past, past))
+                assert vg_here("doctor", "--repair", cwd=repo).code == 0 and not ref_lock.exists()
         loaded = read_state(found, config)  # parses, or raises
         assert loaded.state.lock is not None and loaded.state.lock.locked
         assert loaded.state.total_tasks == int(git(repo, "rev-list", "--count", "vibegit/state")) - 1
-        if round_ % 20 == 0:
+        if round_ % 20 == lane:
             assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
-    assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
-    result = vg_proc("task", "add", "AFTER", "the next command works", cwd=repo)
-    assert result.code == 0, result.err
-    assert "conflict" not in result.err and "edit" not in result.err  # a cut-short mirror write is no hand edit
-    mirror = sorted(p.name for p in (repo / MIRROR).iterdir())
-    assert mirror == sorted(STATE_FILES) or mirror == sorted(set(STATE_FILES) - {"memory.yaml"}), mirror
-    assert json.loads(vg_proc("status", "--json", cwd=repo).out)["tasks"][-1]["id"] == "AFTER"
+    return len(rounds)

@@ -141,7 +141,8 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     ``publish`` returns. A lost compare-and-swap builds again on the newer
     tip. ``published(result)`` runs once the ref moved, still under the lock
     (the mirror is written there, so it never shows an older state)."""
-    with locked(repo), git.CatFile(repo) as cat:
+    # cat-file resolves each name when asked, so it may start before the lock is taken.
+    with git.CatFile(repo) as cat, locked(repo):
         for _ in range(MAX_RETRIES):
             found = cat.get(settings.state_ref)
             tip = found[1] if found is not None else None
