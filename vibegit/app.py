@@ -61,7 +61,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     of starting a second one; no network, and no error when the remote is
     ambiguous."""
     repo, conf = ctx.repo, ctx.settings
-    if git.commit_of(repo, conf.state_ref):
+    if git.reader(repo).get(conf.state_ref) is not None:
         return
     if given is None and not git.remotes(repo):
         return

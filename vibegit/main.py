@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
+from vibegit.infra.git import close_readers
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,3 +31,5 @@ def main(argv: list[str] | None = None) -> int:
         where = log_unexpected(argv)
         print(f"vibegit: unexpected error: {type(err).__name__}: {err} (details in {where})", file=sys.stderr)
         return UNEXPECTED
+    finally:
+        close_readers()  # a command's git readers end with it (callers in process run many)

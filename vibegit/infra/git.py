@@ -9,6 +9,7 @@ always off the hook path, imported inside the function that needs it.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import subprocess
@@ -186,6 +187,10 @@ class CatFile:
         self._proc.stdout.read(1)  # the newline after the content
         return kind, oid, data
 
+    @property
+    def closed(self) -> bool:
+        return self._proc.stdin is None or self._proc.stdin.closed
+
     def close(self) -> None:
         if self._proc.stdin:
             self._proc.stdin.close()
@@ -196,6 +201,30 @@ class CatFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_readers: dict[tuple[int, str], CatFile] = {}
+
+
+def reader(repo: Repo) -> CatFile:
+    """This process's one ``cat-file --batch`` for ``repo``'s worktree. It
+    resolves each name when asked, so one serves every read of a command, on
+    either side of the store's lock; ``close_readers`` ends them."""
+    key = (os.getpid(), str(repo.git_dir))  # a forked child starts its own
+    found = _readers.get(key)
+    if found is None or found.closed:
+        found = _readers[key] = CatFile(repo)
+    return found
+
+
+def close_readers() -> None:
+    for key in list(_readers):
+        cat = _readers.pop(key)
+        if key[0] == os.getpid():
+            cat.close()
+
+
+atexit.register(close_readers)
 
 
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
@@ -282,7 +311,18 @@ def ref_lock(repo: Repo, ref: str) -> Path:
 
 
 def head_branch(repo: Repo) -> str | None:
-    """The checked-out branch's short name, None when HEAD is detached."""
+    """The checked-out branch's short name, None when HEAD is detached.
+
+    Read from the worktree's HEAD file, as git writes it, without a process;
+    git itself answers when that file says something else (another ref backend)."""
+    try:
+        head = (repo.git_dir / "HEAD").read_text(errors="replace").strip()
+    except OSError:
+        head = ""
+    if head.startswith("ref: refs/heads/") and head != "ref: refs/heads/.invalid":
+        return head[len("ref: refs/heads/") :]
+    if is_oid(head):
+        return None
     proc = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
     return proc.stdout.decode().strip() or None
 
@@ -334,7 +374,9 @@ def tree_of(repo: Repo, commit: str | None) -> str | None:
 
 
 def head_commit(repo: Repo) -> str | None:
-    return commit_of(repo, "HEAD")
+    """HEAD's commit, None on an unborn branch (asked of the shared reader)."""
+    found = reader(repo).get("HEAD")
+    return found[1] if found is not None and found[0] == "commit" else None
 
 
 def head_tree(repo: Repo) -> str | None:

@@ -67,8 +67,7 @@ def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None 
 
 
 def read_state(repo: git.Repo, settings: Settings) -> Loaded:
-    with git.CatFile(repo) as cat:
-        return load(repo, cat, settings)
+    return load(repo, git.reader(repo), settings)
 
 
 def message(event: Event, state: State, env: Env) -> str:
@@ -141,8 +140,8 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     ``publish`` returns. A lost compare-and-swap builds again on the newer
     tip. ``published(result)`` runs once the ref moved, still under the lock
     (the mirror is written there, so it never shows an older state)."""
-    # cat-file resolves each name when asked, so it may start before the lock is taken.
-    with git.CatFile(repo) as cat, locked(repo):
+    cat = git.reader(repo)  # started before the lock is taken: it resolves names when asked
+    with locked(repo):
         for _ in range(MAX_RETRIES):
             found = cat.get(settings.state_ref)
             tip = found[1] if found is not None else None
