@@ -14,6 +14,7 @@ import hashlib
 import os
 import subprocess
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Iterable
@@ -203,28 +204,30 @@ class CatFile:
         self.close()
 
 
-_readers: dict[tuple[int, str], CatFile] = {}
+_readers: dict[tuple[int, int, str], CatFile] = {}
 
 
 def reader(repo: Repo) -> CatFile:
-    """This process's one ``cat-file --batch`` for ``repo``'s worktree. It
+    """This thread's one ``cat-file --batch`` for ``repo``'s worktree. It
     resolves each name when asked, so one serves every read of a command, on
     either side of the store's lock; ``close_readers`` ends them."""
-    key = (os.getpid(), str(repo.git_dir))  # a forked child starts its own
+    key = (os.getpid(), threading.get_ident(), str(repo.git_dir))  # a forked child starts its own
     found = _readers.get(key)
     if found is None or found.closed:
         found = _readers[key] = CatFile(repo)
     return found
 
 
-def close_readers() -> None:
+def close_readers(every_thread: bool = False) -> None:
+    """End this thread's readers (all of them at exit)."""
     for key in list(_readers):
-        cat = _readers.pop(key)
-        if key[0] == os.getpid():
-            cat.close()
+        if every_thread or key[:2] == (os.getpid(), threading.get_ident()):
+            cat = _readers.pop(key)
+            if key[0] == os.getpid():
+                cat.close()
 
 
-atexit.register(close_readers)
+atexit.register(close_readers, every_thread=True)
 
 
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
