@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 from vibegit.errors import GitError
+from vibegit.infra import git
 
 APP = '''def login(user, password):
     """Check the password and open a session."""
@@ -38,13 +39,14 @@ class Player:
         print(f"\n\033[1m━━ {text}\033[0m", flush=True)
 
     def run(self, cwd: Path, *args: str, host: str = "laptop", show: bool = True, ok: tuple[int, ...] = (0,)) -> str:
-        argv = list(args)
-        if argv[0] == "vibegit":
-            argv = [sys.executable, "-m", "vibegit", *argv[1:]]
         if show:
             print(f"\033[36m{cwd.name}$ {' '.join(shlex.quote(a) for a in args)}\033[0m", flush=True)
-        proc = subprocess.run(argv, cwd=cwd, env={**self.env, "VIBEGIT_HOST": host}, capture_output=True, text=True)
-        text = (proc.stdout + proc.stderr).rstrip()
+        env = {**self.env, "VIBEGIT_HOST": host}
+        if args[0] == "git":
+            proc = git.run(list(args[1:]), cwd=cwd, env=env, check=False)
+        else:  # vibegit, as the user types it
+            proc = subprocess.run([sys.executable, "-m", "vibegit", *args[1:]], cwd=cwd, env=env, capture_output=True)
+        text = (proc.stdout + proc.stderr).decode(errors="replace").rstrip()
         if show and text:
             print(textwrap.indent(text, "  "), flush=True)
         if proc.returncode not in ok:
