@@ -156,6 +156,44 @@ def status_json(vg: VG, cwd: Path | None = None) -> dict:
     return json.loads(result.out)
 
 
+def workflow_dir(path: Path, *, ref: str = "vibegit/state", workflow: str = "") -> str:
+    """``workflows/<id>`` of the one workflow of the state tree (or of the one whose id starts with ``workflow``)."""
+    ids = [i for i in git(path, "ls-tree", "--name-only", f"{ref}:workflows").split() if i.startswith(workflow)]
+    assert len(ids) == 1, ids
+    return f"workflows/{ids[0]}"
+
+
+def workflow_path(path: Path, name: str, *, ref: str = "vibegit/state", workflow: str = "") -> str:
+    """``REF:workflows/<id>/NAME``, for git show."""
+    return f"{ref}:{workflow_dir(path, ref=ref, workflow=workflow)}/{name}"
+
+
+def commit_state(repo: Path, edit: dict[str, str | bytes | None], message: str = "hand edit") -> str:
+    """A state commit made by hand on top of the tip (as a careless user, or a hostile
+    pusher, might): ``edit`` maps paths of the state tree to new content, or None to remove."""
+    env = dict(os.environ, GIT_INDEX_FILE=str(Path(git(repo, "rev-parse", "--absolute-git-dir")) / "hand-index"))
+    subprocess.run(["git", "read-tree", "refs/heads/vibegit/state"], cwd=repo, env=env, check=True)
+    for name, content in edit.items():
+        if content is None:
+            subprocess.run(["git", "rm", "-q", "-r", "--cached", name], cwd=repo, env=env, check=True)
+            continue
+        data = content.encode() if isinstance(content, str) else content
+        blob = (
+            subprocess.run(
+                ["git", "hash-object", "-w", "--stdin"], cwd=repo, input=data, capture_output=True, check=True
+            )
+            .stdout.decode()
+            .strip()
+        )
+        subprocess.run(
+            ["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}"], cwd=repo, env=env, check=True
+        )
+    tree = subprocess.run(["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True, text=True)
+    commit = git(repo, "commit-tree", tree.stdout.strip(), "-p", "refs/heads/vibegit/state", "-m", message)
+    git(repo, "update-ref", "refs/heads/vibegit/state", commit)
+    return commit
+
+
 def state_ref(path: Path) -> str:
     return git(path, "rev-parse", "-q", "--verify", STATE_REF, check=False)
 

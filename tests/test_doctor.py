@@ -3,31 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, git
-
-
-def commit_state(repo: Path, edit: dict[str, str | None], message: str = "hand edit") -> str:
-    """A state commit made by hand on top of the tip (as a careless user might)."""
-    env = dict(os.environ, GIT_INDEX_FILE=str(repo / ".git" / "hand-index"))
-    subprocess.run(["git", "read-tree", "refs/heads/vibegit/state"], cwd=repo, env=env, check=True)
-    for name, text in edit.items():
-        if text is None:
-            subprocess.run(["git", "rm", "-q", "--cached", name], cwd=repo, env=env, check=True)
-            continue
-        blob = git(repo, "hash-object", "-w", "--stdin", input=text)
-        subprocess.run(
-            ["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}"], cwd=repo, env=env, check=True
-        )
-    tree = subprocess.run(
-        ["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True, text=True
-    ).stdout.strip()
-    commit = git(repo, "commit-tree", tree, "-p", "refs/heads/vibegit/state", "-m", message)
-    git(repo, "update-ref", "refs/heads/vibegit/state", commit)
-    return commit
+from tests.helpers import MIRROR, VG, commit_state, git, workflow_dir
 
 
 def test_a_healthy_branch(dirty_repo: Path, vg: VG) -> None:
@@ -43,7 +21,7 @@ def test_repair_recovers_from_a_session_yaml_corrupted_by_hand(repo: Path, vg: V
     assert vg("task", "add", "T-1", "one").code == 0
     good = git(repo, "rev-parse", "vibegit/state")
     good_tree = git(repo, "rev-parse", "vibegit/state^{tree}")
-    broken = commit_state(repo, {"session.yaml": "session: {id: [unclosed\n"})
+    broken = commit_state(repo, {f"{workflow_dir(repo)}/session.yaml": "session: {id: [unclosed\n"})
 
     assert vg("status").code == 2
     checked = vg("doctor")
@@ -80,11 +58,11 @@ def test_repair_uses_the_reflog_when_the_history_was_rewound(repo: Path, vg: VG)
 def test_lock_and_snapshot_inconsistencies_are_found(dirty_repo: Path, vg: VG) -> None:
     assert vg("start", "vibe-code", "--goal", "g").code == 0
     assert vg("checkpoint").code == 0
-    commit_state(dirty_repo, {"workflow.lock": None})
+    commit_state(dirty_repo, {f"{workflow_dir(dirty_repo)}/workflow.lock": None})
     out = vg("doctor").out
     assert "is running but workflow.lock is missing" in out
     assert vg("doctor", "--repair").code == 0
-    commit_state(dirty_repo, {"snapshot/notes.txt": None})
+    commit_state(dirty_repo, {f"{workflow_dir(dirty_repo)}/snapshot/notes.txt": None})
     assert "is not the snapshot/ tree" in vg("doctor").out
 
 

@@ -15,6 +15,7 @@ from tests.helpers import (
     VG,
     bare_origin,
     commit,
+    commit_state,
     events,
     git,
     run_git,
@@ -22,6 +23,8 @@ from tests.helpers import (
     state_ref,
     status_json,
     vg_proc,
+    workflow_dir,
+    workflow_path,
 )
 from vibegit import handlers as hook
 from vibegit.infra import git as vgit
@@ -75,7 +78,7 @@ def test_lock_blocks_commit_and_names_what_unblocks_it(hooked: Path, vg: VG) -> 
     ("policy", "branch", "blocked"),
     [
         ("always", "main", True),
-        ("always", "other", True),
+        ("always", "other", False),  # the workflow belongs to main
         ("other-branches", "main", False),
         ("other-branches", "other", True),
         ("never", "main", False),
@@ -110,18 +113,23 @@ def test_a_bad_setting_never_switches_the_lock_off(hooked: Path, vg: VG, key: st
 def test_a_paused_workflow_does_not_block(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
     assert vg("pause").code == 0
-    assert "locked: false" in git(hooked, "show", "vibegit/state:workflow.lock")
+    assert "locked: false" in git(hooked, "show", workflow_path(hooked, "workflow.lock"))
     result = commit(hooked)
     assert result.code == 0, result.err
     assert vg("resume").code == 0
     assert commit(hooked).code == 1
 
 
-def test_the_lock_blocks_in_a_linked_worktree_too(hooked: Path, vg: VG, tmp_path: Path) -> None:
-    start_workflow(vg)
-    git(hooked, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
-    result = commit(tmp_path / "wt")
-    assert result.code == 1 and "commit blocked" in result.err
+def test_each_worktree_is_locked_by_its_own_workflow(hooked: Path, vg: VG, tmp_path: Path) -> None:
+    start_workflow(vg)  # on main, in the main worktree
+    wt = tmp_path / "wt"
+    git(hooked, "worktree", "add", "-q", "-b", "side", str(wt))
+    assert commit(wt).code == 0  # side has no workflow: another agent works there freely
+    assert vg("start", "side-work", "--goal", "a second agent", cwd=wt).code == 0
+    result = commit(wt)
+    assert result.code == 1 and "'side-work' holds the lock of side" in result.err
+    assert vg("pause", cwd=hooked).code == 0  # main's workflow paused: main is free, side still locked
+    assert commit(hooked).code == 0 and commit(wt).code == 1
 
 
 # -- post-checkout: the startup check ------------------------------------------------
@@ -130,22 +138,23 @@ def test_the_lock_blocks_in_a_linked_worktree_too(hooked: Path, vg: VG, tmp_path
 def test_checkout_and_switch_print_the_report_while_active(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
     result = run_git(hooked, "checkout", "-b", "feat")
-    assert result.code == 0
-    assert "Session recovery" in result.err and "vibe-code" in result.err and "T-002" in result.err
+    assert result.code == 0 and result.err.strip() == "Switched to a new branch 'feat'"  # no workflow on feat
     result = run_git(hooked, "switch", "main")
-    assert "Session recovery" in result.err
+    assert "Session recovery" in result.err and "vibe-code" in result.err and "T-002" in result.err
     (hooked / "README.md").write_text("changed\n")
     result = run_git(hooked, "checkout", "--", "README.md")  # a file checkout: no report
     assert result.code == 0 and result.err == ""
     assert vg("pause").code == 0
-    result = run_git(hooked, "switch", "feat")
+    run_git(hooked, "switch", "feat")
+    result = run_git(hooked, "switch", "main")
     assert "Workflow paused" in result.err and "vibegit resume" in result.err
 
 
 def test_the_report_language_is_a_setting(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
     git(hooked, "config", "vibegit.lang", "zh")
-    result = run_git(hooked, "checkout", "-b", "feat")
+    run_git(hooked, "checkout", "-q", "-b", "feat")
+    result = run_git(hooked, "checkout", "main")
     assert "会话恢复" in result.err and "当前状态" in result.err and "断点位置" in result.err
     assert "会话恢复" in vg("status").out
     assert "Session recovery" in vg("status", "--lang", "en").out
@@ -311,7 +320,8 @@ def test_a_missing_vibegit_lets_git_go_on_with_one_line(repo: Path, vg: VG, tmp_
     assert result.code == 0, result.err
     lines = [line for line in result.err.splitlines() if line]
     assert len(lines) == 1 and "vibegit not found" in lines[0]
-    result = run_git(repo, "checkout", "-q", "-b", "feat", env=env)
+    run_git(repo, "checkout", "-q", "-b", "feat", env=env)
+    result = run_git(repo, "checkout", "-q", "main", env=env)  # back where the workflow runs
     assert result.code == 0 and "vibegit not found" in result.err
 
 
@@ -329,12 +339,7 @@ def test_an_interpreter_without_vibegit_lets_git_go_on(repo: Path, vg: VG, tmp_p
 
 def test_a_broken_state_lets_git_go_on_with_one_line(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
-    tip = state_ref(hooked)
-    blob = git(hooked, "hash-object", "-w", "--stdin", input="locked: [unclosed\n")
-    entries = git(hooked, "ls-tree", tip).replace(git(hooked, "rev-parse", f"{tip}:workflow.lock"), blob)
-    tree = git(hooked, "mktree", input=entries + "\n")
-    broken = git(hooked, "commit-tree", tree, "-p", tip, "-m", "vibegit: hand edit")
-    git(hooked, "update-ref", "refs/heads/vibegit/state", broken)
+    commit_state(hooked, {f"{workflow_dir(hooked)}/workflow.lock": "locked: [unclosed\n"})
     result = commit(hooked)
     assert result.code == 0
     assert "pre-commit hook" in result.err and "workflow.lock" in result.err and "git goes on" in result.err

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import MIRROR, VG, event_count, git, state_ref, user_view
+from tests.helpers import MIRROR, VG, event_count, git, state_ref, user_view, workflow_path
 
 WORKFLOW = [
     ("start", "vibe-code", "--goal", "Implement user auth"),
@@ -48,7 +48,7 @@ def test_every_event_is_one_commit_and_the_user_is_untouched(dirty_repo: Path, v
     assert "Vibegit-Event: complete" in body and "confirmation skipped with --yes" in body
     head = git(dirty_repo, "rev-parse", "HEAD")
     assert f"Vibegit-Head: {head}" in body
-    assert git(dirty_repo, "cat-file", "-e", "refs/heads/vibegit/state:workflow.lock", check=False) == ""
+    assert git(dirty_repo, "cat-file", "-e", workflow_path(dirty_repo, "workflow.lock"), check=False) == ""
     status = json.loads(vg("status", "--json").out)
     assert status["workflow"]["status"] == "completed"
     assert status["lock"] is None
@@ -57,7 +57,7 @@ def test_every_event_is_one_commit_and_the_user_is_untouched(dirty_repo: Path, v
 def test_state_files_have_the_skill_shapes(repo: Path, vg: VG) -> None:
     for args in WORKFLOW[:12]:
         assert vg(*args).code == 0
-    show = lambda name: git(repo, "show", f"vibegit/state:{name}")  # noqa: E731
+    show = lambda name: git(repo, "show", workflow_path(repo, name))  # noqa: E731
     assert "workflow_name: vibe-code" in show("session.yaml")
     assert "step: '4.3'" in show("session.yaml")
     assert "locked: true" in show("workflow.lock")
@@ -75,21 +75,26 @@ def test_state_files_have_the_skill_shapes(repo: Path, vg: VG) -> None:
 def test_pause_keeps_the_lock_file_unlocked(repo: Path, vg: VG) -> None:
     vg("start", "w", "--goal", "g")
     assert vg("pause").code == 0
-    lock = git(repo, "show", "vibegit/state:workflow.lock")
+    lock = git(repo, "show", workflow_path(repo, "workflow.lock"))
     assert "locked: false" in lock and "paused: true" in lock
     data = json.loads(vg("status", "--json").out)
     assert data["mode"]["type"] == "paused" and data["workflow"]["status"] == "paused"
     assert data["checkpoint"]["commit"] == git(repo, "rev-parse", "HEAD")
     assert data["checkpoint"]["branch"] == "main"
     assert vg("resume").code == 0
-    assert "locked: true" in git(repo, "show", "vibegit/state:workflow.lock")
+    assert "locked: true" in git(repo, "show", workflow_path(repo, "workflow.lock"))
 
 
 def test_status_json_shape(repo: Path, vg: VG) -> None:
     vg("start", "w", "--goal", "g")
     vg("task", "add", "T-1", "one")
     data = json.loads(vg("status", "--json").out)
-    assert set(data) == {"session", "mode", "workflow", "context", "checkpoint", "lock", "tasks"}
+    assert set(data) == {"schema", "workflow_id", "session", "mode", "workflow", "context", "checkpoint"} | {
+        "lock",
+        "tasks",
+        "others",
+    }
+    assert data["schema"] == 2 and data["workflow_id"].startswith("w-") and data["others"] == []
     assert data["tasks"] == [{"id": "T-1", "title": "one", "status": "todo"}]
     assert data["workflow"]["total_tasks"] == 1 and data["workflow"]["completed_tasks"] == 0
     assert data["lock"]["locked"] is True
@@ -166,9 +171,11 @@ def test_works_without_identity_from_a_subdirectory_and_a_worktree(
     assert vg("start", "w", "--goal", "g", cwd=repo / "src").code == 0
     assert "vibegit <vibegit@localhost>" in git(repo, "log", "-1", "--format=%an <%ae>", "vibegit/state")
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "side")
-    assert vg("task", "add", "T-1", "from the worktree", cwd=tmp_path / "wt").code == 0
-    assert "T-1" in git(repo, "show", "vibegit/state:kanban.md")
-    assert (tmp_path / "wt" / MIRROR / "kanban.md").exists()
+    refused = vg("task", "add", "T-1", "from the worktree", cwd=tmp_path / "wt")
+    assert refused.code == 1 and "no workflow runs on side" in refused.err and "w (w-" in refused.err
+    assert vg("task", "add", "T-1", "from the worktree", "--workflow", "w", cwd=tmp_path / "wt").code == 0
+    assert "T-1" in git(repo, "show", workflow_path(repo, "kanban.md"))
+    assert not (tmp_path / "wt" / MIRROR / "kanban.md").exists()  # its mirror shows its own workflow: none
 
 
 def test_state_branch_name_and_mirror_dir_are_settings(repo: Path, vg: VG) -> None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, git, init_repo, vg_proc
+from tests.helpers import MIRROR, VG, git, init_repo, vg_proc, workflow_path
 
 
 def status(vg: VG) -> dict:
@@ -31,8 +31,8 @@ def test_hand_edits_are_adopted_by_the_next_event(repo: Path, vg: VG) -> None:
     data = status(vg)
     assert data["context"]["next_action"] == "write the tests"
     assert {t["id"]: t["status"] for t in data["tasks"]} == {"T-001": "done", "T-002": "doing"}
-    assert "remember the rate limit" in git(repo, "show", "vibegit/state:active_context.md")
-    assert "T-002" in git(repo, "show", "vibegit/state:kanban.md")
+    assert "remember the rate limit" in git(repo, "show", workflow_path(repo, "active_context.md"))
+    assert "T-002" in git(repo, "show", workflow_path(repo, "kanban.md"))
     # adopted once: the next event finds nothing new to adopt
     assert "adopted" not in vg("task", "done", "T-002").err
 
@@ -67,7 +67,8 @@ def test_deleting_the_lock_file_does_not_unlock(repo: Path, vg: VG) -> None:
 def test_an_edit_against_a_newer_state_is_kept_not_dropped(repo: Path, vg: VG, tmp_path: Path) -> None:
     vg("start", "w", "--goal", "g")
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "side")
-    vg("task", "add", "T-1", "from the worktree", cwd=tmp_path / "wt")  # the branch moves on elsewhere
+    # the branch moves on elsewhere
+    assert vg("task", "add", "T-1", "from the worktree", "--workflow", "w", cwd=tmp_path / "wt").code == 0
     kanban = repo / MIRROR / "kanban.md"
     kanban.write_text(kanban.read_text().replace("## Todo\n", "## Todo\n- [ ] T-9: my local edit\n"))
     result = vg("task", "add", "T-2", "next")

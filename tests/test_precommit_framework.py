@@ -77,7 +77,8 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
     assert "vibegit lock check" in output and "Failed" in output and "hook id: vibegit-lock" in output
     assert "commit blocked" in output and "'vibe-code'" in output and "--no-verify" in output
 
-    result = run_git(repo, "checkout", "-b", "feat")
+    run_git(repo, "checkout", "-q", "-b", "feat")  # no workflow there
+    result = run_git(repo, "checkout", "main")  # back where the workflow runs
     assert result.code == 0
     assert "Session recovery" in result.out + result.err  # vibegit-startup is verbose
 
@@ -89,7 +90,7 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
     assert commit(repo, "amended", "--amend", "--no-verify").code == 0  # post-rewrite, without git's stdin
     moved = json.loads(vg("status", "--json").out)["checkpoint"]["commit"]
     assert moved == git(repo, "rev-parse", "HEAD") != old
-    result = run_git(repo, "push", "-u", "origin", "feat")
+    result = run_git(repo, "push", "-u", "origin", "main")
     assert result.code == 0, result.out + result.err
     assert git(bare, "rev-parse", "refs/heads/vibegit/state") == state_ref(repo)
 

@@ -130,10 +130,13 @@ def test_resume_says_where_head_is_and_checkout_goes_there(tmp_path: Path, m: Ma
     checkpoint = git(laptop, "rev-parse", "HEAD")
 
     desktop = clone(remote, tmp_path / "desktop")  # on main
-    refused = m("desktop", desktop, "resume")
+    refused = m("desktop", desktop, "resume")  # the workflow belongs to feat/auth: not picked silently
+    assert refused.code == 1 and "no workflow runs on main" in refused.err and "on feat/auth" in refused.err
+    assert "--workflow" in refused.err and "--checkout" in refused.err
+    refused = m("desktop", desktop, "resume", "--workflow", "vibe-code")
     assert refused.code == 1  # feature.py is not on main: restoring would mix two trees
     assert "feat/auth" in refused.out and "--checkout" in refused.out
-    result = m.ok("desktop", desktop, "resume", "--checkout")
+    result = m.ok("desktop", desktop, "resume", "--workflow", "vibe-code", "--checkout")
     assert git(desktop, "rev-parse", "HEAD") == checkpoint
     assert git(desktop, "symbolic-ref", "--short", "HEAD") == "feat/auth"
     assert (desktop / "feature.py").read_text() == "x = 2\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Machines, git, remote_with_laptop
+from tests.helpers import Machines, git, remote_with_laptop, workflow_path
 from vibegit.infra.secretscan import redact_text, scan_text
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
@@ -65,7 +65,7 @@ def test_a_pushed_state_with_an_aws_key_in_a_snapshot_is_refused(tmp_path: Path,
     pushed = git(remote, "rev-parse", "vibegit/state")
     refused = m("laptop", laptop, "sync")
     assert refused.code == 1
-    assert "vibegit/state:snapshot/config/dev.env:2: looks like a AWS access key" in refused.err
+    assert "/snapshot/config/dev.env:2: looks like a AWS access key" in refused.err
     assert "--redact" in refused.err
     assert git(remote, "rev-parse", "vibegit/state") == pushed  # nothing left the machine
 
@@ -100,7 +100,7 @@ def test_a_private_key_in_an_event_text_is_refused_and_redacted(tmp_path: Path, 
     assert refused.code == 1 and "active_context.md:" in refused.err and "private key block" in refused.err
     assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
     m.ok("laptop", laptop, "sync", "--redact")
-    assert "PRIVATE KEY-----\n[REDACTED]" in git(remote, "show", "vibegit/state:active_context.md")
+    assert "PRIVATE KEY-----\n[REDACTED]" in git(remote, "show", workflow_path(remote, "active_context.md"))
     assert "MIIEowIBAAKCAQEA" not in git(remote, "log", "-p", "vibegit/state")
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, git, state_ref, user_view
+from tests.helpers import MIRROR, VG, git, state_ref, user_view, workflow_path
 from vibegit.infra import git as vgit
 from vibegit.infra import snapshot
 
 
 def snap_entry(repo: Path) -> str:
-    return git(repo, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state:snapshot", check=False)
+    return git(repo, "rev-parse", "-q", "--verify", workflow_path(repo, "snapshot"), check=False)
 
 
 def test_checkpoint_snapshots_staged_unstaged_and_untracked_but_not_ignored(dirty_repo: Path, vg: VG) -> None:
@@ -71,7 +71,7 @@ def test_snapshot_of_a_repository_without_commits(tmp_path: Path, vg: VG) -> Non
     (fresh / "a.txt").write_text("a\n")
     assert vg("start", "vibe-code", "--goal", "g", cwd=fresh).code == 0
     assert vg("checkpoint", cwd=fresh).code == 0
-    assert git(fresh, "ls-tree", "--name-only", "refs/heads/vibegit/state:snapshot") == "a.txt"
+    assert git(fresh, "ls-tree", "--name-only", workflow_path(fresh, "snapshot")) == "a.txt"
     assert git(fresh, "status", "--porcelain") == "?? a.txt"
 
 

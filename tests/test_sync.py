@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view
+from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view, workflow_path
 
 
 def two_machines(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
@@ -60,7 +60,7 @@ def test_diverged_clones_sync_and_lose_no_event_and_no_task(tmp_path: Path, m: M
         assert tasks(m, host, where) == {"T-001": "done", "T-002": "todo", "T-003": "todo"}
     status = json.loads(m.ok("desktop", desktop, "status", "--json").out)
     assert status["mode"]["phase"] == "P" and status["context"]["next_action"] == "write the logout handler"
-    assert (laptop / MIRROR / "kanban.md").read_text() == git(laptop, "show", "vibegit/state:kanban.md") + "\n"
+    assert (laptop / MIRROR / "kanban.md").read_text() == git(laptop, "show", workflow_path(laptop, "kanban.md")) + "\n"
     # Orphan still: no user commit in the state history.
     assert git(laptop, "rev-list", "vibegit/state", "--not", "main") == git(laptop, "rev-list", "vibegit/state")
 
@@ -77,7 +77,7 @@ def test_notes_are_merged_as_text_and_conflicts_are_kept(tmp_path: Path, m: Mach
     m.ok("desktop", desktop, "sync")
     result = m.ok("laptop", laptop, "sync")
     assert "conflict markers left in active_context.md" in result.out
-    text = git(laptop, "show", "vibegit/state:active_context.md")
+    text = git(laptop, "show", workflow_path(laptop, "active_context.md"))
     assert "<<<<<<< here" in text and "- laptop note" in text and "- desktop note" in text
 
 

@@ -12,21 +12,17 @@ user's lifecycle hooks.
 from __future__ import annotations
 
 import functools
-import os
-import secrets
-import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
-from vibegit.core import lifecycle, report
+from vibegit.core import lifecycle, report, workflows
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
-from vibegit.errors import BadInput
-from vibegit.infra import git, mirror, remote, snapshot, store, userhooks
-from vibegit.infra.formats import render_all
+from vibegit.errors import BadInput, Refused
+from vibegit.infra import git, machine, mirror, remote, snapshot, store, userhooks
+from vibegit.infra.formats import MEMORY, render_all
 
 
 @dataclass(frozen=True)
@@ -99,26 +95,12 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         say(f"Took the workflow state from {source} ({fetched[:10]}).")
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def this_host() -> str:
-    """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
-    return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
-
-
 def facts(ctx: Context) -> Env:
-    """This moment: time, host, worktree, HEAD and branch, a fresh session id."""
-    stamp = now()
-    return Env(
-        now=stamp,
-        host=this_host(),
-        worktree=str(ctx.repo.toplevel),
-        head=git.head_commit(ctx.repo),
-        branch=git.head_branch(ctx.repo),
-        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
-    )
+    """This moment: time, host, worktree, HEAD and branch, fresh random ids."""
+    return machine.facts(ctx.repo)
+
+
+this_host = machine.this_host
 
 
 def say(text: str) -> None:
@@ -137,7 +119,8 @@ class Written:
     event: Event
     commit: str
     previous: State  # the state the event applied to (after any retry)
-    files: dict[str, str]  # the state files, as the mirror shows them
+    shown: str  # the workflow this worktree's mirror shows now ("" for none)
+    files: dict[str, str]  # the mirror's files
     notices: list[str] = field(default_factory=list)
 
 
@@ -147,29 +130,51 @@ def record(
     e: Env | None = None,
     trees: dict[str, str | None] | None = None,
     *,
+    workflow: str | None = None,
+    new: bool = False,
     announce: bool = True,
     run_hooks: bool = True,
 ) -> Written:
     """The pipeline every event goes through: the takeover guard, the store
     (one commit on the newest state, with the mirror's hand edits adopted),
     the mirror, then the user's lifecycle hooks for it (a broken hook
-    configuration stops before anything is written)."""
+    configuration stops before anything is written).
+
+    The event is for workflow ``workflow`` (an id), for a ``new`` one bound
+    here, or, with neither, for what all workflows share (the memory)."""
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
-    guarded = lifecycle.guarded(transition, e, remote.remote_locks(ctx.repo, ctx.settings, e))
+    locks = remote.remote_locks(ctx.repo, ctx.settings, ctx.config, e, workflow) if workflow else []
+    guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:
         loaded = store.load(ctx.repo, cat, ctx.settings, head)
+        if new:
+            clash = workflows.mine_here(loaded.index, e)
+            if clash is not None:
+                raise Refused(
+                    f"cannot start a workflow here: {clash.label()} runs {clash.where()}; finish it with "
+                    "'vibegit complete', or 'vibegit pause' / 'vibegit abort' first"
+                )
+        current = store.flow(ctx.repo, cat, loaded, workflow) if workflow else loaded.fresh()
         notices: list[str] = []
-        state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, notices)
-        new, event = guarded(state)
-        files = render_all(new)
-        tree = store.build_tree(ctx.repo, loaded.tree, files, trees)
-        commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, new)
-        return commit, f"vibegit: {event.name}", Written(new, event, commit, state, files, notices)
+        state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, current, notices)
+        after, event = guarded(state)
+        target = current if (workflow or new) else None
+        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees)
+        commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
+        shown = workflows.shown_here(listed, e)
+        files = render_all(after)
+        if shown is None or target is None or shown.id != after.workflow.id:
+            rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
+            files = {k: v.decode("utf-8", errors="replace") for k, v in rest.items() if k != MEMORY} | (
+                {MEMORY: files[MEMORY]} if MEMORY in files else {}
+            )
+        written = Written(after, event, commit, state, shown.id if shown else "", files, notices)
+        return commit, f"vibegit: {event.name}", written
 
     def show(written: Written) -> None:
-        mirror.write(ctx.repo, ctx.settings, written.commit, written.files, written.notices)
+        mirror.write(ctx.repo, ctx.settings, written.commit, written.shown, written.files, written.notices)
 
     written = store.publish(ctx.repo, ctx.settings, build, show)
     for notice in written.notices:
@@ -205,22 +210,41 @@ def _run_hooks(ctx: Context, hooks: userhooks.Hooks, written: Written, e: Env) -
             after=event,
             commit=written.commit,
         )
-        record(ctx, failed, e, announce=False, run_hooks=False)
+        record(ctx, failed, e, workflow=written.state.workflow.id or None, announce=False, run_hooks=False)
         warn(f"hook {what}; the {event.name} event is recorded, and so is this failure (vibegit log)")
 
 
-def event(rule: Callable[..., tuple[State, Event]], *args: object) -> Written:
-    """Enter the repository and record ``rule(state, facts, *args)`` on the newest state."""
+def current(ctx: Context, e: Env, given: str | None) -> workflows.Summary | None:
+    """The workflow a command acts on: ``--workflow``, else the one of this worktree."""
+    return workflows.choose(store.read_state(ctx.repo, ctx.settings).index, e, given)
+
+
+def state_of(ctx: Context, e: Env, given: str | None) -> State:
+    """The state of the workflow a command acts on (an empty one, with the
+    shared memory, when none was ever started)."""
+    loaded = store.read_state(ctx.repo, ctx.settings)
+    target = workflows.choose(loaded.index, e, given)
+    if target is None:
+        return loaded.fresh().state
+    return store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state
+
+
+def event(rule: Callable[..., tuple[State, Event]], *args: object, workflow: str | None = None) -> Written:
+    """Enter the repository and record ``rule(state, facts, *args)`` on the
+    newest state of the workflow ``--workflow`` names, else this worktree's."""
     ctx = enter()
     e = facts(ctx)
-    return record(ctx, lambda s: rule(s, e, *args), e)
+    target = current(ctx, e, workflow)
+    return record(ctx, lambda s: rule(s, e, *args), e, workflow=target.id if target else None)
 
 
-def show_report(ctx: Context, state: State, lang: str | None, head: str | None) -> None:
+def show_report(
+    ctx: Context, state: State, lang: str | None, head: str | None, others: list[workflows.Summary] | None = None
+) -> None:
     """The report (in ``lang``, else the vibegit.lang setting), with where the
-    anchor and snapshot stand now."""
+    anchor and snapshot stand now and the other workflows of the repository."""
     observed = snapshot.observe(ctx.repo, state)
-    say(report.render(state, lang or ctx.settings.lang, head, observed).rstrip("\n"))
+    say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
 
 
 def confirm(question: str) -> bool:

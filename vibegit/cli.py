@@ -16,7 +16,10 @@ HELP = """Keep an AI coding agent's workflow state in git.
 
 State lives as one commit per lifecycle event on the orphan branch
 vibegit/state; your branches, index and working tree are never touched.
-A copy is kept in project_document/.ai_state/ for agents to read.
+Each workflow belongs to the branch it was started on (several run at once,
+one per worktree and branch); commands act on the one of this worktree's
+branch, or on --workflow NAME. A copy of it is kept in
+project_document/.ai_state/ for agents to read.
 
 Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 unexpected error.
 """
@@ -42,6 +45,13 @@ Lang = typer.Option(
     help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en).",
 )
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
+WorkflowName = typer.Option(
+    None,
+    "--workflow",
+    "-w",
+    metavar="NAME",
+    help="The workflow (name or id; see 'vibegit list'). Default: the one of this worktree's branch.",
+)
 
 
 def _lang(lang: Optional[str]) -> Optional[str]:
@@ -80,45 +90,48 @@ def start(
 def phase(
     to: str = typer.Argument(..., metavar="R1|I|P|E|R2", help="Research, Innovate, Plan, Execute, Review."),
     step: Optional[str] = typer.Option(None, "--step", help="Free-form step, e.g. 4.3."),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Enter a phase of the running workflow."""
-    from vibegit.commands import workflow
+    from vibegit.commands import workflow as workflow_
 
-    return workflow.phase(to, step)
+    return workflow_.phase(to, step, workflow)
 
 
 @task_parser.command("add")
 def task_add(
-    task_id: str = typer.Argument(..., metavar="ID"), title: str = typer.Argument(..., metavar="TITLE")
+    task_id: str = typer.Argument(..., metavar="ID"),
+    title: str = typer.Argument(..., metavar="TITLE"),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Add a task to the Todo column."""
     from vibegit.commands import task
 
-    return task.add(task_id, title)
+    return task.add(task_id, title, workflow)
 
 
 @task_parser.command("start")
-def task_start(task_id: str = typer.Argument(..., metavar="ID")) -> int:
+def task_start(task_id: str = typer.Argument(..., metavar="ID"), workflow: Optional[str] = WorkflowName) -> int:
     """Move a task to Doing and make it the current task."""
     from vibegit.commands import task
 
-    return task.start(task_id)
+    return task.start(task_id, workflow)
 
 
 @task_parser.command("done")
-def task_done(task_id: str = typer.Argument(..., metavar="ID")) -> int:
+def task_done(task_id: str = typer.Argument(..., metavar="ID"), workflow: Optional[str] = WorkflowName) -> int:
     """Move a task to Done."""
     from vibegit.commands import task
 
-    return task.done(task_id)
+    return task.done(task_id, workflow)
 
 
 @task_parser.command("list")
-def task_list(as_json: bool = Json) -> int:
+def task_list(as_json: bool = Json, workflow: Optional[str] = WorkflowName) -> int:
     """List the tasks."""
     from vibegit.commands import task
 
-    return task.list_(as_json)
+    return task.list_(as_json, workflow)
 
 
 @parser.command()
@@ -127,11 +140,12 @@ def context(
     next_: Optional[str] = typer.Option(None, "--next", help="What comes next."),
     question: Optional[str] = typer.Option(None, "--question", help="Add an open (blocking) question."),
     answer: Optional[int] = typer.Option(None, "--answer", metavar="N", help="Close open question N."),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Record the last and next action, and open questions."""
     from vibegit.commands import context as context_
 
-    return context_.context(last, next_, question, answer)
+    return context_.context(last, next_, question, answer, workflow)
 
 
 @parser.command()
@@ -140,16 +154,17 @@ def checkpoint(
     line: Optional[int] = typer.Option(None, "--line", help="A line within --file."),
     action: Optional[str] = typer.Option(None, "--action", help="What you are in the middle of."),
     no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Pin the current commit, branch, file:line and a snapshot of uncommitted work.
 
     The snapshot (staged, unstaged and untracked-but-not-ignored files) is a
-    tree under snapshot/ in the state commit, built through a scratch index;
+    tree under workflows/<id>/snapshot/ in the state commit, built through a scratch index;
     a clean working tree records none. The line's text is kept so the report
     finds the line again after edits."""
     from vibegit.commands import checkpoint as checkpoint_
 
-    return checkpoint_.checkpoint(file, line, action, no_snapshot)
+    return checkpoint_.checkpoint(file, line, action, no_snapshot, workflow)
 
 
 @parser.command()
@@ -157,11 +172,12 @@ def pause(
     action: Optional[str] = typer.Option(None, "--action", help="What you were in the middle of."),
     lang: Optional[str] = Lang,
     no_snapshot: bool = typer.Option(False, "--no-snapshot", help="Do not record the uncommitted work."),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
     from vibegit.commands import checkpoint
 
-    return checkpoint.pause(action, _lang(lang), no_snapshot)
+    return checkpoint.pause(action, _lang(lang), no_snapshot, workflow)
 
 
 @parser.command()
@@ -172,6 +188,7 @@ def resume(
     remote: Optional[str] = typer.Option(
         None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."
     ),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Take the lock again and print the recovery report. (/vibe-resume)
 
@@ -180,61 +197,82 @@ def resume(
     restores the checkpoint's uncommitted work where that loses nothing:
     files changed here differently are listed and left alone (exit 1) unless
     --force saves them as a stash entry first. A workflow running on another
-    host is taken over; that host's next event is refused and says so."""
+    host is taken over; that host's next event is refused and says so.
+    Resumes the workflow of this worktree's branch; with several candidates
+    it lists them and asks for --workflow, never picking one silently."""
     from vibegit.commands import resume as resume_
 
-    return resume_.resume(_lang(lang), checkout, force, remote)
+    return resume_.resume(_lang(lang), checkout, force, remote, workflow)
 
 
 @parser.command()
-def status(as_json: bool = Json, lang: Optional[str] = Lang) -> int:
-    """Print the recovery report, or the state as JSON. (/vibe-state)"""
+def status(as_json: bool = Json, lang: Optional[str] = Lang, workflow: Optional[str] = WorkflowName) -> int:
+    """The recovery report of this worktree's workflow, or its state as JSON
+    (schema 2: with its id and the other workflows). (/vibe-state)"""
     from vibegit.commands import status as status_
 
-    return status_.status(as_json, _lang(lang))
+    return status_.status(as_json, _lang(lang), workflow)
+
+
+@parser.command("list")
+def list_workflows(as_json: bool = Json) -> int:
+    """Every workflow of the repository: status, branch, holder, phase, progress, last event."""
+    from vibegit.commands import status as status_
+
+    return status_.list_(as_json)
 
 
 @parser.command()
-def complete(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history).")) -> int:
+def complete(
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history)."),
+    workflow: Optional[str] = WorkflowName,
+) -> int:
     """Finish the workflow: every task done, no open question, a human confirms."""
-    from vibegit.commands import workflow
+    from vibegit.commands import workflow as workflow_
 
-    return workflow.complete(yes)
+    return workflow_.complete(yes, workflow)
 
 
 @parser.command()
-def abort(yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question.")) -> int:
+def abort(
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question."), workflow: Optional[str] = WorkflowName
+) -> int:
     """End the workflow and release the lock; progress is kept. (/vibe-abort)"""
-    from vibegit.commands import workflow
+    from vibegit.commands import workflow as workflow_
 
-    return workflow.abort(yes)
+    return workflow_.abort(yes, workflow)
 
 
 @parser.command()
-def unlock(reason: Optional[str] = typer.Option(None, "--reason", help="Why, for the history.")) -> int:
+def unlock(
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why, for the history."),
+    workflow: Optional[str] = WorkflowName,
+) -> int:
     """Release the lock at once and end the workflow. (/vibe-unlock)"""
-    from vibegit.commands import workflow
+    from vibegit.commands import workflow as workflow_
 
-    return workflow.unlock(reason)
+    return workflow_.unlock(reason, workflow)
 
 
 @parser.command()
-def fail(message: str = typer.Argument(..., help="What went wrong.")) -> int:
+def fail(message: str = typer.Argument(..., help="What went wrong."), workflow: Optional[str] = WorkflowName) -> int:
     """Record that the workflow failed; the lock is released."""
-    from vibegit.commands import workflow
+    from vibegit.commands import workflow as workflow_
 
-    return workflow.fail(message)
+    return workflow_.fail(message, workflow)
 
 
 @parser.command()
 def log(
     count: int = typer.Option(20, "-n", help="How many events."),
     as_json: bool = Json,
+    workflow: Optional[str] = WorkflowName,
+    every: bool = typer.Option(False, "--all", help="Every event of every workflow."),
 ) -> int:
-    """The newest events of the state branch."""
+    """The newest events of this worktree's workflow (--all: of the whole state branch)."""
     from vibegit.commands import status
 
-    return status.log(count, as_json)
+    return status.log(count, as_json, workflow, every)
 
 
 @memory_parser.command("add")

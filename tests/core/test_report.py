@@ -59,7 +59,11 @@ def test_next_step_and_is_active() -> None:
 
 def test_json_is_session_yaml_plus_lock_and_tasks() -> None:
     data = report.as_json(workflow())
-    assert set(data) == {"session", "mode", "workflow", "context", "checkpoint", "lock", "tasks"}
+    assert set(data) == {"schema", "workflow_id", "session", "mode", "workflow", "context", "checkpoint", "lock"} | {
+        "tasks",
+        "others",
+    }
+    assert data["schema"] == report.SCHEMA == 2 and data["workflow_id"] == data["workflow"]["id"]
     assert data["workflow"]["completed_tasks"] == 1 and data["tasks"][1] == {
         "id": "T-002",
         "title": "Login API",

@@ -21,7 +21,7 @@ from tests.helpers import MIRROR, git, init_repo, vg_here, vg_proc
 from vibegit.core.settings import settings
 from vibegit.infra import git as vgit
 from vibegit.infra.formats import STATE_FILES
-from vibegit.infra.store import lock_path, read_state
+from vibegit.infra.store import flow, lock_path, read_state
 
 pytestmark = pytest.mark.slow  # 200 SIGKILLs
 
@@ -102,8 +102,9 @@ def kill_lane(ctx: Any, in_process: threading.Lock, repo: Path, lane: int) -> in
                 os.utime(ref_lock, (past, past))
                 assert vg_here("doctor", "--repair", cwd=repo).code == 0 and not ref_lock.exists()
         loaded = read_state(found, config)  # parses, or raises
-        assert loaded.state.lock is not None and loaded.state.lock.locked
-        assert loaded.state.total_tasks == int(git(repo, "rev-list", "--count", "vibegit/state")) - 1
+        state = flow(found, vgit.reader(found), loaded, loaded.index[0].id).state
+        assert state.lock is not None and state.lock.locked
+        assert state.total_tasks == int(git(repo, "rev-list", "--count", "vibegit/state")) - 1
         if round_ % 20 == lane:
             assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
     return len(rounds)

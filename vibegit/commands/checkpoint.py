@@ -17,12 +17,15 @@ def _snapshot(ctx: app.Context, point: Checkpoint, skip: bool) -> tuple[Checkpoi
     return replace(point, snapshot=tree), {store.SNAPSHOT: tree}
 
 
-def checkpoint(file: str | None, line: int | None, action: str | None, no_snapshot: bool = False) -> int:
+def checkpoint(
+    file: str | None, line: int | None, action: str | None, no_snapshot: bool = False, workflow: str | None = None
+) -> int:
     ctx = app.enter()
     point = worktree.anchor(ctx.repo.toplevel, file, line, action)
     e = app.facts(ctx)
+    target = app.current(ctx, e, workflow)
     point, trees = _snapshot(ctx, point, no_snapshot)
-    app.record(ctx, lambda s: lifecycle.checkpoint(s, e, point), e, trees)
+    app.record(ctx, lambda s: lifecycle.checkpoint(s, e, point), e, trees, workflow=target.id if target else None)
     return OK
 
 
@@ -34,10 +37,12 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
     return replace(point, file=old.file, line=old.line, line_text=old.line_text, action=point.action or old.action)
 
 
-def pause(action: str | None, lang: str | None, no_snapshot: bool = False) -> int:
+def pause(action: str | None, lang: str | None, no_snapshot: bool = False, workflow: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
+    target = app.current(ctx, e, workflow)
     point, trees = _snapshot(ctx, worktree.anchor(ctx.repo.toplevel, None, None, action), no_snapshot)
-    written = app.record(ctx, lambda s: lifecycle.pause(s, e, _keep_position(s, point)), e, trees)
+    rule = lambda s: lifecycle.pause(s, e, _keep_position(s, point))  # noqa: E731
+    written = app.record(ctx, rule, e, trees, workflow=target.id if target else None)
     app.show_report(ctx, written.state, lang, e.head)
     return OK

@@ -7,8 +7,10 @@ from vibegit.core import lifecycle
 from vibegit.errors import OK
 
 
-def context(last: str | None, next_: str | None, question: str | None, answer: int | None) -> int:
-    written = app.event(lifecycle.context, last, next_, question, answer)
+def context(
+    last: str | None, next_: str | None, question: str | None, answer: int | None, workflow: str | None = None
+) -> int:
+    written = app.event(lifecycle.context, last, next_, question, answer, workflow=workflow)
     for i, q in enumerate(written.state.context.pending_questions, 1):
         app.say(f"  open question {i}: {q}")
     return OK

@@ -88,7 +88,7 @@ def doctor(repair: bool) -> int:
             said.append(f"No good state found in the history or reflog of {settings.state_branch}; nothing changed.")
             return None, "", REFUSED
         loaded = store.load_commit(repo, cat, good, "")
-        state, event = lifecycle.repaired(loaded.state, good, problems[0])
+        state, event = lifecycle.repaired(loaded.fresh().state, good, problems[0])
         tree = git.resolve(repo, f"{good}^{{tree}}") or ""
         commit = store.commit(repo, ctx.config, app.facts(ctx), tree, [tip] if tip else [good], event, state)
         said.append(
@@ -107,6 +107,7 @@ def doctor(repair: bool) -> int:
             aside = path.with_name(path.name + ".broken")
             path.replace(aside)
             say(f"Moved the broken {path.name} of the mirror aside to {aside.name}.")
-    with git.CatFile(repo) as cat:
-        mirror.rewrite(repo, settings, cat, git.commit_of(repo, settings.state_ref) or "", say)
+    tip = git.commit_of(repo, settings.state_ref)
+    if tip:
+        mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)
     return REFUSED if any("not an orphan" in p for p in problems) else OK

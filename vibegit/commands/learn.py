@@ -19,7 +19,7 @@ from vibegit.infra import store, worktree
 def learn(quiet: bool = False) -> int:
     """``vibegit learn``; ``quiet`` (phase exits) says nothing when nothing changed."""
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
+    state = store.read_state(ctx.repo, ctx.settings).fresh().state
     notices: list[str] = []
     changes = worktree.changed_docs(ctx.repo, state, notices)
     for notice in notices:

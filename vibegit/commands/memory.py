@@ -17,8 +17,8 @@ from vibegit.infra import store
 def add(category_name: str, text: str) -> int:
     cat = lifecycle.category(category_name)
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
-    same = lifecycle.remembered_as(state.memory, cat, check_text(text, "memory text", max_len=MAX_TEXT))
+    memory = store.read_state(ctx.repo, ctx.settings).memory
+    same = lifecycle.remembered_as(memory, cat, check_text(text, "memory text", max_len=MAX_TEXT))
     if same is not None:  # asking twice is not an error, and not a new event
         app.say(f"Already remembered as {same.id}: {same.text}")
         return OK
@@ -36,8 +36,7 @@ def remove(entry_id: str) -> int:
 
 def list_(as_json: bool) -> int:
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
-    entries = state.memory.entries
+    entries = store.read_state(ctx.repo, ctx.settings).memory.entries
     if as_json:
         app.say(json.dumps([entry_dict(e) for e in entries], ensure_ascii=False, indent=2))
         return OK

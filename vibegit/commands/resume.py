@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vibegit import app
-from vibegit.core import lifecycle
+from vibegit.core import lifecycle, workflows
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, BadInput, Refused
@@ -17,20 +17,37 @@ from vibegit.infra import git, remote, snapshot, store
 Say = Callable[[str], None]
 
 
-def resume(lang: str | None, checkout: bool = False, force: bool = False, given: str | None = None) -> int:
+def resume(
+    lang: str | None,
+    checkout: bool = False,
+    force: bool = False,
+    given: str | None = None,
+    workflow: str | None = None,
+) -> int:
+    """The workflow of this worktree's branch (or ``--workflow``'s), never one picked silently
+    among several; ``given`` is the remote to take the state from on a fresh clone."""
     ctx = app.enter()
     app.arrive(ctx, given, app.say)  # a fresh clone: take the remote's (fetching it)
     e = app.facts(ctx)
-    state = store.read_state(ctx.repo, ctx.settings).state
+    loaded = store.read_state(ctx.repo, ctx.settings)
+    try:
+        target = workflows.choose(loaded.index, e, workflow)
+    except Refused as err:  # none here, or several: name them, and how to go to one
+        raise Refused(f"{err}; 'vibegit resume --workflow NAME --checkout' also goes to its branch") from None
+    current = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id) if target else loaded.fresh()
+    state = current.state
     lock = state.lock
     if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
         app.say("The workflow is already running here; nothing to resume.")
         app.show_report(ctx, state, lang, e.head)
         return OK
     lifecycle.resume(state, e)  # refuse before any file is touched
-    go_to_checkpoint(ctx.repo, ctx.settings, state, e, checkout=checkout, force=force, given=given, say=app.say)
+    snap = next((x.oid for x in current.tree if x.name == store.SNAPSHOT and x.mode == "40000"), None)
+    go_to_checkpoint(
+        ctx.repo, ctx.settings, state, e, checkout=checkout, force=force, given=given, say=app.say, snapshot_tree=snap
+    )
     e = app.facts(ctx)  # --checkout may have moved HEAD
-    written = app.record(ctx, lambda s: lifecycle.resume(s, e), e)
+    written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
     app.show_report(ctx, written.state, lang, e.head)
     return OK
 
@@ -63,8 +80,10 @@ def go_to_checkpoint(
     force: bool,
     given: str | None,
     say: Say,
+    snapshot_tree: str | None = None,
 ) -> None:
-    """Before resume takes the lock: the checkpoint's commit, HEAD, the snapshot."""
+    """Before resume takes the lock: the checkpoint's commit, HEAD, the snapshot
+    (``snapshot_tree``: the snapshot/ tree stored beside the checkpoint)."""
     lock = state.lock
     if lock is not None and lock.host and lock.host != e.host:
         say(
@@ -97,17 +116,24 @@ def go_to_checkpoint(
                 f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there."
             )
     if k.snapshot:
-        _restore(repo, settings, state, e, k.snapshot, commit, force, say)
+        _restore(repo, settings, state, e, k.snapshot, snapshot_tree, commit, force, say)
 
 
 def _restore(
-    repo: git.Repo, settings: Settings, state: State, e: Env, snap: str, commit: str | None, force: bool, say: Say
+    repo: git.Repo,
+    settings: Settings,
+    state: State,
+    e: Env,
+    snap: str,
+    stored: str | None,
+    commit: str | None,
+    force: bool,
+    say: Say,
 ) -> None:
     lock = state.lock
     if lock is not None and (lock.host, lock.worktree) == (e.host, e.worktree):
         return  # taken in this very working tree: what is here now is newer
-    tip = git.commit_of(repo, settings.state_ref)
-    if git.resolve(repo, f"{tip}:{store.SNAPSHOT}") != snap:
+    if stored != snap:
         raise BadInput(
             f"checkpoint.snapshot {snap[:12]} is not the snapshot/ tree of {settings.state_branch}; "
             "run 'vibegit doctor'"

@@ -5,31 +5,66 @@ from __future__ import annotations
 import json
 
 from vibegit import app
-from vibegit.core import report
+from vibegit.core import report, workflows
 from vibegit.errors import OK, BadInput
 from vibegit.infra import git, store
 
 
-def status(as_json: bool, lang: str | None) -> int:
+def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
+    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others."""
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
+    e = app.facts(ctx)
+    loaded = store.read_state(ctx.repo, ctx.settings)
+    if workflow is not None:
+        target: workflows.Summary | None = workflows.find(loaded.index, workflow)
+    else:
+        several = workflows.ambiguous_here(loaded.index, e)
+        if several:
+            workflows.choose(loaded.index, e, None)  # names them and asks for --workflow
+        target = workflows.shown_here(loaded.index, e)
+    state = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state if target else loaded.fresh().state
+    rest = workflows.others(loaded.index, target.id if target else None)
     if as_json:
-        app.say(json.dumps(report.as_json(state), ensure_ascii=False, indent=2))
+        app.say(json.dumps(report.as_json(state, rest), ensure_ascii=False, indent=2))
         return OK
     if not report.is_active(state):
         name = state.mode.workflow_name
-        last = f" (last: {name!r}, {state.workflow.status.value})" if name else ""
-        app.say(f"No workflow is active{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        last = f" (last here: {name!r}, {state.workflow.status.value})" if name else ""
+        app.say(f"No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        if rest:
+            app.say(f"Running elsewhere: {workflows.others_line(rest)}")
         return OK
-    app.show_report(ctx, state, lang, git.head_commit(ctx.repo))
+    app.show_report(ctx, state, lang, e.head, rest)
     return OK
 
 
-def log(count: int, as_json: bool) -> int:
+def list_(as_json: bool) -> int:
+    """Every workflow of the repository, with its status, branch, holder, phase, progress and last event."""
+    ctx = app.enter()
+    listed = sorted(store.read_state(ctx.repo, ctx.settings).index, key=lambda s: s.updated_at, reverse=True)
+    if as_json:
+        app.say(json.dumps([s.as_dict() for s in listed], ensure_ascii=False, indent=2))
+        return OK
+    if not listed:
+        app.say("No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+    for s in listed:
+        phase = f"{s.phase.value}{'/' + s.step if s.step else ''}" if s.phase else "-"
+        held = f"{s.host}:{s.holder}" if s.host else "-"
+        app.say(
+            f"{s.name:<16} {s.status.value:<9} {s.where():<24} {phase:<8} {s.done}/{s.total:<4} {held}  {s.updated_at}  {s.id}"
+        )
+    return OK
+
+
+def log(count: int, as_json: bool, workflow: str | None = None, every: bool = False) -> int:
+    """The newest events of this worktree's workflow (``--workflow``'s; ``--all``: every event)."""
     if count < 1:
         raise BadInput(f"-n {count}: must be at least 1")
     ctx = app.enter()
-    entries = store.history(ctx.repo, ctx.settings, count)
+    target = (
+        None if every else workflows.choose(store.read_state(ctx.repo, ctx.settings).index, app.facts(ctx), workflow)
+    )
+    entries = store.history(ctx.repo, ctx.settings, count, target.id if target else None)
     if as_json:
         app.say(json.dumps(entries, ensure_ascii=False, indent=2))
         return OK

@@ -9,14 +9,15 @@ away), push fast-forward only, and retry when the remote moved meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from vibegit import app
-from vibegit.core import lifecycle, merge
-from vibegit.core.model import Env
+from vibegit.core import lifecycle, merge, workflows
+from vibegit.core.model import Env, Memory, State
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, Refused
 from vibegit.infra import git, mirror, remote, secretscan, store
-from vibegit.infra.formats import STATE_FILES, render_all
+from vibegit.infra.formats import render_all, render_memory
 
 TRIES = 3
 Say = Callable[[str], None]
@@ -32,36 +33,67 @@ def _merge(
     theirs: str,
     name: str,
 ) -> tuple[str, list[str]]:
-    """A merge commit of the two tips: both histories kept, the state merged (core/merge.py)."""
+    """A merge commit of the two tips: both histories kept; each workflow
+    merged on its own (core/merge.py), one that only one side has kept as it
+    is, the shared memory merged, nobody's workflow replaced or dropped."""
     base = git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
-    merged, decisions = merge.merge(
-        b.state if b else None,
-        o.state,
-        t.state,
-        here="here",
-        there=name,
-        now=e.now,
-        merge_text=lambda bt, ot, tt: git.merge_text(bt, ot, tt, name),
+    decisions = [] if base else ["the two histories share no event (both started on their own); joined here"]
+    flows = [{f.id: f for f in store.flows(repo, cat, side)} if side else {} for side in (b, o, t)]
+    was_all, mine_all, other_all = flows
+    changed: dict[str, str] = {}
+    merged_states: list[State] = []
+    for workflow_id in [*mine_all, *(i for i in other_all if i not in mine_all)]:
+        was, mine, other = was_all.get(workflow_id), mine_all.get(workflow_id), other_all.get(workflow_id)
+        if mine is not None and (other is None or other.tree in (mine.tree, was.tree if was else None)):
+            merged_states.append(mine.state)  # changed here only (or nowhere)
+            continue
+        if other is not None and (mine is None or (was is not None and mine.tree == was.tree)):
+            merged_states.append(other.state)  # changed there only: theirs as it is
+            changed[workflow_id] = git.write_tree(repo, other.tree)
+            continue
+        assert mine is not None and other is not None
+        state, said = merge.merge(
+            replace(was.state, memory=Memory()) if was else None,
+            replace(mine.state, memory=Memory()),
+            replace(other.state, memory=Memory()),
+            here="here",
+            there=name,
+            now=e.now,
+            merge_text=lambda bt, ot, tt: git.merge_text(bt, ot, tt, name),
+        )
+        label = state.mode.workflow_name or workflow_id
+        decisions += [f"{label}: {d}" for d in said]
+        snap = (
+            state.checkpoint.snapshot if state.checkpoint is not None else None
+        )  # the snapshot follows its checkpoint
+        found = cat.get(snap) if snap and git.is_oid(snap) else None
+        snap_tree = found[1] if found is not None and found[0] == "tree" else None
+        files = render_all(state)
+        changed[workflow_id] = store.workflow_tree(repo, mine.tree, files, {store.SNAPSHOT: snap_tree})
+        merged_states.append(state)
+    theirs_newer = (t.head or "") != (o.head or "") and _newest(t) > _newest(o)
+    memory, said = merge.merge_memory(
+        b.memory if b else None, o.memory, t.memory, here="here", there=name, theirs_newer=theirs_newer
     )
-    if not base:
-        decisions.insert(0, "the two histories share no event (both started on their own); joined here")
-    theirs_newer = t.state.session.updated_at > o.state.session.updated_at
-    skip = set(STATE_FILES) | {store.SNAPSHOT}  # the rest of the tree: merged file by file
+    decisions += said
+    listed = tuple(workflows.summarize(s) for s in merged_states)
 
-    def others(side: store.Loaded | None) -> dict[str, git.TreeEntry]:
-        return {x.name: x for x in side.tree if x.name not in skip} if side else {}
+    def extra(side: store.Loaded | None) -> dict[str, git.TreeEntry]:
+        return (
+            {x.name: x for x in side.tree if x.name not in store.KNOWN} if side and side.version == store.FORMAT else {}
+        )
 
-    entries = merge.merge_files(others(b), others(o), others(t), theirs_newer, name, decisions)
-    # The snapshot follows the checkpoint that won (it names its tree).
-    snap = merged.checkpoint.snapshot if merged.checkpoint is not None else None
-    found = cat.get(snap) if snap and git.is_oid(snap) else None
-    snap_tree = found[1] if found is not None and found[0] == "tree" else None
-    tree = store.build_tree(repo, tuple(entries), render_all(merged), {store.SNAPSHOT: snap_tree})
-    merged, event = lifecycle.merged(merged, name, decisions)
-    return store.commit(repo, config, e, tree, [ours, theirs], event, merged), decisions
+    rest = merge.merge_files(extra(b), extra(o), extra(t), theirs_newer, name, decisions)
+    tree = store.assemble(repo, cat, o, changed, listed, render_memory(memory) if memory else None, rest)
+    merged_state, event = lifecycle.merged(State(memory=memory), name, decisions)
+    return store.commit(repo, config, e, tree, [ours, theirs], event, merged_state), decisions
+
+
+def _newest(loaded: store.Loaded) -> str:
+    return max((s.updated_at for s in loaded.index), default="")
 
 
 def integrate(
@@ -99,8 +131,7 @@ def integrate(
     for line in news:
         say(line)
     if news and tip is not None:
-        with git.CatFile(repo) as cat:
-            mirror.show(repo, settings, cat, tip, say)
+        mirror.refresh(repo, settings, tip, e, say)
     return tip
 
 
@@ -115,7 +146,7 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
             return None, "", None
         new_tip, count = secretscan.rewrite(repo, settings, tip)
         loaded = store.load_commit(repo, cat, new_tip, f"{settings.state_branch}:")
-        state, event = lifecycle.redacted(loaded.state, count, tuple(secretscan.iter_lines(findings)))
+        state, event = lifecycle.redacted(loaded.fresh().state, count, tuple(secretscan.iter_lines(findings)))
         tree = git.resolve(repo, f"{new_tip}^{{tree}}") or ""
         done.append((count, len(findings)))
         return store.commit(repo, config, e, tree, [new_tip], event, state), "vibegit: redact", None
@@ -125,8 +156,7 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
         say("Nothing to redact.")
         return False
     commit = git.commit_of(repo, settings.state_ref) or ""
-    with git.CatFile(repo) as cat:
-        mirror.rewrite(repo, settings, cat, commit, say)
+    mirror.refresh(repo, settings, commit, e, say, force=True)
     count, places = done[0]
     say(
         f"Redacted {count} value(s) in {places} place(s) of the events not pushed yet "

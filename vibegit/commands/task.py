@@ -7,29 +7,28 @@ import json
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.errors import OK
-from vibegit.infra import store
 
 
-def add(task_id: str, title: str) -> int:
-    app.event(lifecycle.task_add, task_id, title)
+def add(task_id: str, title: str, workflow: str | None = None) -> int:
+    app.event(lifecycle.task_add, task_id, title, workflow=workflow)
     return OK
 
 
-def start(task_id: str) -> int:
-    app.event(lifecycle.task_start, task_id)
+def start(task_id: str, workflow: str | None = None) -> int:
+    app.event(lifecycle.task_start, task_id, workflow=workflow)
     return OK
 
 
-def done(task_id: str) -> int:
-    written = app.event(lifecycle.task_done, task_id)
+def done(task_id: str, workflow: str | None = None) -> int:
+    written = app.event(lifecycle.task_done, task_id, workflow=workflow)
     st = written.state
     app.say(f"{st.completed_tasks}/{st.total_tasks} tasks done.")
     return OK
 
 
-def list_(as_json: bool) -> int:
+def list_(as_json: bool, workflow: str | None = None) -> int:
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
+    state = app.state_of(ctx, app.facts(ctx), workflow)
     if as_json:
         app.say(json.dumps(report.as_json(state)["tasks"], ensure_ascii=False, indent=2))
         return OK

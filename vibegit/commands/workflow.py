@@ -24,28 +24,33 @@ def init() -> int:
 
 
 def start(workflow: str, goal: str) -> int:
-    written = app.event(lifecycle.start, workflow, goal)
+    ctx = app.enter()
+    e = app.facts(ctx)
+    written = app.record(ctx, lambda s: lifecycle.start(s, e, workflow, goal), e, new=True)
+    where = f"branch {e.branch}" if e.branch else f"this detached HEAD ({e.worktree})"
     app.say(
-        f"Lock taken for {written.state.mode.workflow_name!r}; phase R1. Add tasks with 'vibegit task add ID TITLE'."
+        f"Lock taken for {written.state.mode.workflow_name!r} ({written.state.workflow.id}) on {where}; phase R1. "
+        "Add tasks with 'vibegit task add ID TITLE'."
     )
     return OK
 
 
-def phase(to: str, step: str | None) -> int:
+def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     try:
         target = Phase(to.upper())
     except ValueError:
         raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
-    app.event(lifecycle.phase, target, step)
+    app.event(lifecycle.phase, target, step, workflow=workflow)
     from vibegit.commands.learn import after_phase
 
     after_phase()  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
     return OK
 
 
-def complete(yes: bool) -> int:
+def complete(yes: bool, workflow: str | None = None) -> int:
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
+    e = app.facts(ctx)
+    state = app.state_of(ctx, e, workflow)
     lifecycle.check_can_complete(state)
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
@@ -55,31 +60,30 @@ def complete(yes: bool) -> int:
         f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
     ):
         raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
-    e = app.facts(ctx)
-    app.record(ctx, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e)
+    app.record(ctx, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e, workflow=state.workflow.id)
     app.say("Lock released. Back to conversation mode.")
     return OK
 
 
-def abort(yes: bool) -> int:
+def abort(yes: bool, workflow: str | None = None) -> int:
     ctx = app.enter()
-    state = store.read_state(ctx.repo, ctx.settings).state
+    e = app.facts(ctx)
+    state = app.state_of(ctx, e, workflow)
     lifecycle.require(state, ACTIVE, "abort")
     if not yes and not app.confirm(
         f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."
     ):
         raise Refused("abort not confirmed; nothing changed")
-    e = app.facts(ctx)
-    app.record(ctx, lambda s: lifecycle.abort(s, e), e)
+    app.record(ctx, lambda s: lifecycle.abort(s, e), e, workflow=state.workflow.id)
     return OK
 
 
-def unlock(reason: str | None) -> int:
-    app.event(lifecycle.unlock, reason)
+def unlock(reason: str | None, workflow: str | None = None) -> int:
+    app.event(lifecycle.unlock, reason, workflow=workflow)
     app.say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
     return OK
 
 
-def fail(message: str) -> int:
-    app.event(lifecycle.fail, message)
+def fail(message: str, workflow: str | None = None) -> int:
+    app.event(lifecycle.fail, message, workflow=workflow)
     return OK

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
+from vibegit.core import workflows
 from vibegit.core.learn import DocChange
 from vibegit.core.model import (
     ACTIVE,
@@ -109,7 +110,9 @@ def start(state: State, env: Env, workflow: str, goal: str) -> Result:
         state,
         env,
         mode=Mode(ModeType.WORKFLOW, name, Phase.R1, "1.1"),
-        workflow=Workflow(Status.RUNNING, env.now, env.branch, None),
+        workflow=Workflow(
+            Status.RUNNING, env.now, env.branch, None, id=workflows.new_id(name, env.nonce), worktree=env.worktree
+        ),
         context=replace(state.context, goal=goal, last_action="", next_action="", pending_questions=()),
         checkpoint=None,
         tasks=(),

@@ -22,11 +22,12 @@ Every decision that was not a one-sided change is reported.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from vibegit.core.model import State, Task, TaskStatus
+from vibegit.core.model import Memory, State, Task, TaskStatus
 
 TextMerge = Callable[[str, str, str], "tuple[str, bool]"]  # base, ours, theirs -> merged, conflicted
 ORDER = (TaskStatus.TODO, TaskStatus.DOING, TaskStatus.DONE)
@@ -110,16 +111,32 @@ def _union(
         if k in b and b[k] == present:
             continue  # removed on one side, untouched on the other
         out.append(present)
-    used = {_key(x) for x in out}
+    used = {_key(x) for x in out} | {_key(x) for x in renamed}
     for item in renamed:
-        n = 2
-        while f"{item.id}-{n}" in used:
-            n += 1
-        new_id = f"{item.id}-{n}"
+        new_id = fresh_id(item.id, used)
         used.add(new_id)
-        ctx.decisions.append(f"{path}: both sides added {item.id}; the one from {ctx.there} is kept as {new_id}")
+        ctx.decisions.append(f"{path}: both sides added {item.id}; the one from {ctx.there} is now {new_id}")
         out.append(replace(item, id=new_id))
     return tuple(out)
+
+
+_NUMBERED = re.compile(r"(.*?)(\d+)\Z")
+
+
+def fresh_id(taken_id: str, used: set[str]) -> str:
+    """A new id for an item whose id the other side took: the next number of
+    the same series (T-002 -> T-005 when T-004 is the highest), else -2, -3 …"""
+    found = _NUMBERED.match(taken_id)
+    if found:
+        prefix, digits = found.groups()
+        numbers = [int(m.group(2)) for u in used if (m := _NUMBERED.match(u)) and m.group(1) == prefix]
+        candidate = f"{prefix}{max(numbers, default=0) + 1:0{len(digits)}d}"
+        if candidate not in used:
+            return candidate
+    n = 2
+    while f"{taken_id}-{n}" in used:
+        n += 1
+    return f"{taken_id}-{n}"
 
 
 def _tasks(base: tuple[Task, ...], ours: tuple[Task, ...], theirs: tuple[Task, ...], ctx: Context) -> tuple[Task, ...]:
@@ -127,7 +144,12 @@ def _tasks(base: tuple[Task, ...], ours: tuple[Task, ...], theirs: tuple[Task, .
     o = {t.id: t for t in ours}
     t = {x.id: x for x in theirs}
     out: list[Task] = []
+    clashes: list[Task] = []
     for k in [*o, *[k for k in t if k not in o]]:
+        if k in o and k in t and k not in b and o[k].title != t[k].title:
+            out.append(o[k])  # two different tasks added under one id: both stay, one renumbered
+            clashes.append(t[k])
+            continue
         if k in o and k in t:
             mine, other = o[k], t[k]
             status = max(mine.status, other.status, key=ORDER.index)
@@ -141,6 +163,12 @@ def _tasks(base: tuple[Task, ...], ours: tuple[Task, ...], theirs: tuple[Task, .
     added = [k for k in t if k not in o]
     if added:
         ctx.decisions.append(f"tasks: united; from {ctx.there}: {', '.join(added)}")
+    used = {x.id for x in out} | {x.id for x in clashes}
+    for task in clashes:
+        new_id = fresh_id(task.id, used)
+        used.add(new_id)
+        ctx.decisions.append(f"task {task.id}: both sides added one; the one from {ctx.there} is now {new_id}")
+        out.append(replace(task, id=new_id))
     return tuple(out)
 
 
@@ -271,3 +299,14 @@ def merge_files(
         if chosen is not None:
             out.append(chosen)
     return out
+
+
+def merge_memory(
+    base: Memory | None, ours: Memory, theirs: Memory, *, here: str, there: str, theirs_newer: bool
+) -> tuple[Memory, list[str]]:
+    """The memory all workflows share: entries united (two added under one id
+    both stay, one renumbered), removals kept, an entry changed on both sides
+    taken from the newer side."""
+    ctx = Context(here, there, theirs_newer)
+    merged = _value(base if base is not None else _MISSING, ours, theirs, "memory", ctx)
+    return merged, ctx.decisions

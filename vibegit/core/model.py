@@ -77,8 +77,10 @@ class Mode:
 class Workflow:
     status: Status = Status.INIT
     started_at: str | None = None
-    branch: str | None = None
+    branch: str | None = None  # the branch it was started on: it belongs there
     current_task: str | None = None
+    id: str = ""  # unique among the workflows of the state branch: name-xxxxxx
+    worktree: str | None = None  # where it was started: it belongs there on a detached HEAD
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -191,6 +193,7 @@ class Env:
     head: str | None = None
     branch: str | None = None
     new_session_id: str = ""
+    nonce: str = ""  # random hex, for a new workflow's id
 
 
 @dataclass(frozen=True)

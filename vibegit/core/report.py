@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from vibegit.core.model import MemoryCategory, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
+from vibegit.core.workflows import Summary, others_line
 
 TEXT = {
     "en": {
@@ -20,6 +21,7 @@ TEXT = {
         "progress": "Progress",
         "goal": "Goal",
         "lock": "Lock",
+        "elsewhere": "Also running",
         "tasks_done": "{done}/{total} tasks done ({pct}%)",
         "in_progress": "(in progress)",
         "no_tasks": "- (no tasks yet; add them with `vibegit task add ID TITLE`)",
@@ -65,6 +67,7 @@ TEXT = {
         "progress": "进度",
         "goal": "目标",
         "lock": "锁",
+        "elsewhere": "其他工作流",
         "tasks_done": "{done}/{total} 任务完成 ({pct}%)",
         "in_progress": "(进行中)",
         "no_tasks": "- (暂无任务；用 `vibegit task add ID TITLE` 添加)",
@@ -103,11 +106,17 @@ ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
 
 
-def as_json(state: State) -> dict[str, Any]:
-    """The stable shape of ``status --json``: session.yaml's keys, lock and tasks."""
-    data = session_dict(state)
+SCHEMA = 2  # status --json: 1 had no "schema", "workflow_id" or "others"
+
+
+def as_json(state: State, others: list[Summary] | None = None) -> dict[str, Any]:
+    """The stable shape of ``status --json``: session.yaml's keys, lock and
+    tasks, the schema's version, and the other workflows of the repository."""
+    data: dict[str, Any] = {"schema": SCHEMA, "workflow_id": state.workflow.id or None}
+    data.update(session_dict(state))
     data["lock"] = lock_dict(state.lock) if state.lock else None
     data["tasks"] = [{"id": t.id, "title": t.title, "status": t.status.value} for t in state.tasks]
+    data["others"] = [s.as_dict() for s in others or ()]
     return data
 
 
@@ -124,7 +133,13 @@ class Observed(NamedTuple):
     snapshot_matches: bool | None = None
 
 
-def render(state: State, lang: str = "en", head: str | None = None, observed: Observed | None = None) -> str:
+def render(
+    state: State,
+    lang: str = "en",
+    head: str | None = None,
+    observed: Observed | None = None,
+    others: list[Summary] | None = None,
+) -> str:
     t = TEXT[lang]
     paused = state.workflow.status is Status.PAUSED
     done, total = state.completed_tasks, state.total_tasks
@@ -146,6 +161,8 @@ def render(state: State, lang: str = "en", head: str | None = None, observed: Ob
             else t["locked_by"].format(host=state.lock.host or "?", worktree=state.lock.worktree or "?")
         )
         lines.append(f"- **{t['lock']}**: {held}")
+    if others:
+        lines.append(f"- **{t['elsewhere']}**: {others_line(others)}")
 
     lines += ["", t["progress_head"]]
     if state.tasks:

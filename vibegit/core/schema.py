@@ -27,8 +27,10 @@ def session_dict(state: State) -> dict[str, Any]:
             **state.mode.extra,
         },
         "workflow": {
+            "id": state.workflow.id,
             "started_at": state.workflow.started_at,
             "branch": state.workflow.branch,
+            "worktree": state.workflow.worktree,
             "current_task": state.workflow.current_task,
             "total_tasks": state.total_tasks,
             "completed_tasks": state.completed_tasks,

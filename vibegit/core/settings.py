@@ -26,6 +26,14 @@ class Settings:
         return f"refs/heads/{self.state_branch}"
 
 
+def state_remote(config: dict[str, str], branch: str | None) -> str:
+    """The remote the state belongs to: ``vibegit.remote``, else the current
+    branch's upstream remote, else origin. Only this one can report a takeover."""
+    named = config.get("vibegit.remote", "").strip()
+    upstream = config.get(f"branch.{branch}.remote", "").strip() if branch else ""
+    return named or (upstream if upstream not in ("", ".") else "") or "origin"
+
+
 def settings(config: dict[str, str], fallback: Callable[[str], None] | None = None) -> Settings:
     """The settings, each checked; a bad value is a clear error.
 

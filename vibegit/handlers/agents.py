@@ -62,17 +62,24 @@ def _workdir(data: dict[str, Any]) -> Path:
     return Path.cwd()
 
 
-def _load(data: dict[str, Any]) -> tuple[Any, Any] | None:
-    """(Here, Loaded) of the repository the agent works in; None outside one."""
+def _load(data: dict[str, Any]) -> tuple[Any, Any, list[Any]] | None:
+    """(context, state of this worktree's workflow, the others that run) in the
+    repository the agent works in; None outside one, or with no workflow here."""
     from vibegit import app
+    from vibegit.core import workflows
     from vibegit.errors import VibegitError
-    from vibegit.infra import store
+    from vibegit.infra import git, store
 
     try:
         h = app.enter(_workdir(data))
     except VibegitError:
         return None  # not a repository: nothing to say
-    return h, store.read_state(h.repo, h.settings)
+    loaded = store.read_state(h.repo, h.settings)
+    mine = workflows.bound_here(loaded.index, app.facts(h))
+    if mine is None:
+        return None
+    state = store.flow(h.repo, git.reader(h.repo), loaded, mine.id).state
+    return h, state, workflows.others(loaded.index, mine.id)
 
 
 def _session_id(data: dict[str, Any]) -> str | None:
@@ -85,7 +92,7 @@ def _session_id(data: dict[str, Any]) -> str | None:
     return value
 
 
-def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
+def _record_session(h: Any, state: Any, data: dict[str, Any], agent: str) -> None:
     from vibegit import app
     from vibegit.core import lifecycle
 
@@ -99,6 +106,7 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
             h,
             lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]),
             e,
+            workflow=state.workflow.id,
             announce=False,
             run_hooks=False,
         )
@@ -106,11 +114,11 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
         return
 
 
-def _report(h: Any, loaded: Any) -> str:
+def _report(h: Any, state: Any, others: list[Any]) -> str:
     from vibegit.core import report
     from vibegit.infra import git
 
-    return report.render(loaded.state, h.settings.lang, git.head_commit(h.repo))
+    return report.render(state, h.settings.lang, git.head_commit(h.repo), None, others)
 
 
 def session_start(argv: list[str]) -> int:
@@ -123,11 +131,11 @@ def session_start(argv: list[str]) -> int:
         if found is not None:
             from vibegit.core.report import is_active
 
-            h, loaded = found
-            if is_active(loaded.state):
-                text = _report(h, loaded).rstrip("\n")
+            h, state, others = found
+            if is_active(state):
+                text = _report(h, state, others).rstrip("\n")
                 try:
-                    _record_session(h, data, agent)
+                    _record_session(h, state, data, agent)
                 except Exception:
                     _log(f"session-start --agent {agent}: recording the session id")
     except Exception:
@@ -173,9 +181,9 @@ def stop(argv: list[str]) -> int:
         found = _load(data)
         if found is None:
             return OK
-        h, loaded = found
-        if must_continue(h, loaded.state):
-            print(json.dumps({"decision": "block", "reason": stop_reason(loaded.state)}, ensure_ascii=False))
+        h, state, _ = found
+        if must_continue(h, state):
+            print(json.dumps({"decision": "block", "reason": stop_reason(state)}, ensure_ascii=False))
             sys.stdout.flush()
     except Exception:
         _log(f"stop --agent {agent}")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 
-from vibegit.core import report
+from vibegit.core import report, workflows
 from vibegit.core.model import State
 from vibegit.core.report import Observed
 from vibegit.errors import OK
 from vibegit.handlers.common import open_for_hook
-from vibegit.infra import git, snapshot, store
+from vibegit.infra import git, machine, snapshot, store
 
 
 def run(args: list[str]) -> int:
@@ -26,9 +26,16 @@ def run(args: list[str]) -> int:
     if flag != "1":
         return OK
     repo, conf = open_for_hook()
-    state = store.read_state(repo, conf).state
+    e = machine.facts(repo)
+    loaded = store.read_state(repo, conf)
+    mine = workflows.bound_here(loaded.index, e)
+    if mine is None:
+        return OK
+    state = store.flow(repo, git.reader(repo), loaded, mine.id).state
     if report.is_active(state):
-        print(report.render(state, conf.lang, new_head or None, _observe(repo, state)).rstrip("\n"), flush=True)
+        others = workflows.others(loaded.index, mine.id)
+        text = report.render(state, conf.lang, new_head or None, _observe(repo, state), others)
+        print(text.rstrip("\n"), flush=True)
     return OK
 
 

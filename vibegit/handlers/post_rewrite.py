@@ -7,7 +7,7 @@ import os
 import sys
 
 from vibegit import app
-from vibegit.core import lifecycle
+from vibegit.core import lifecycle, workflows
 from vibegit.core.model import ACTIVE
 from vibegit.errors import OK, Refused
 from vibegit.infra import git, store
@@ -56,7 +56,12 @@ def run(args: list[str]) -> int:
     command = args[0] if args else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", "rewrite")
     mapping = _mapping_from_stdin()
     h = app.enter()
-    state = store.read_state(h.repo, h.settings).state
+    e = app.facts(h)
+    loaded = store.read_state(h.repo, h.settings)
+    mine = workflows.bound_here(loaded.index, e)  # the workflow of the branch rewritten
+    if mine is None:
+        return OK
+    state = store.flow(h.repo, git.reader(h.repo), loaded, mine.id).state
     point = state.checkpoint
     if state.workflow.status not in ACTIVE or point is None or not point.commit:
         return OK
@@ -64,9 +69,8 @@ def run(args: list[str]) -> int:
         mapping = _mapping_from_history(h.repo, command, point.commit)
     if point.commit not in mapping:
         return OK
-    e = app.facts(h)
     try:
-        app.record(h, lambda s: lifecycle.rewrite_checkpoint(s, e, mapping, command), e)
+        app.record(h, lambda s: lifecycle.rewrite_checkpoint(s, e, mapping, command), e, workflow=mine.id)
     except Refused:  # another writer moved the checkpoint meanwhile: nothing left to do
         pass
     return OK

@@ -1,47 +1,63 @@
-"""``pre-commit``: the lock check. Blocks the commit (exit 1) while a
-workflow holds the lock, naming the workflow, phase, task and the commands
-that unblock it."""
+"""``pre-commit``: the lock check. Blocks the commit (exit 1) while the
+workflow of the branch being committed to holds the lock, naming the
+workflow, phase, task and the commands that unblock it."""
 
 from __future__ import annotations
 
 import sys
 
+from vibegit.core.model import Env, State
+from vibegit.core.settings import Settings
+from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED
 from vibegit.handlers.common import open_for_hook
-from vibegit.infra import git, store
+from vibegit.infra import git, machine, store
+
+
+def blocking(index: tuple[Summary, ...], e: Env, policy: str) -> list[Summary]:
+    """The workflows that may block a commit here, by ``vibegit.blockCommits``:
+    ``always``, a workflow of the branch committed to, held on this machine;
+    ``other-branches``, a workflow held in this worktree, bound to another
+    branch; ``never``, none. (Their lock files say whether they hold it.)"""
+    held = [s for s in index if s.active and s.host == e.host]
+    if policy == "always":
+        return [s for s in held if belongs_here(s, e)]
+    if policy == "other-branches":
+        return [s for s in held if s.holder == e.worktree and not belongs_here(s, e)]
+    return []
 
 
 def run(args: list[str]) -> int:
     repo, conf = open_for_hook()
-    state = store.read_state(repo, conf).state
-    lock = state.lock
-    if lock is None or not lock.locked:  # a paused workflow keeps the file with locked: false
-        return OK
-    policy = conf.block_commits
-    if policy == "never":
-        return OK
-    branch = git.head_branch(repo)
-    started_on = state.workflow.branch
-    if policy == "other-branches" and branch == started_on:
-        return OK
-    name = state.mode.workflow_name or lock.workflow
+    e = machine.facts(repo)
+    loaded = store.read_state(repo, conf)
+    cat = git.reader(repo)
+    for candidate in blocking(loaded.index, e, conf.block_commits):
+        state = store.flow(repo, cat, loaded, candidate.id).state
+        if state.lock is not None and state.lock.locked:  # a paused workflow keeps the file with locked: false
+            _refuse(conf, e, state)
+            return REFUSED
+    return OK
+
+
+def _refuse(conf: Settings, e: Env, state: State) -> None:
+    name = state.mode.workflow_name or state.workflow.id
     phase = state.mode.phase
     where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
     if state.mode.step:
         where += f", step {state.mode.step}"
     task = state.task(state.workflow.current_task or "")
     doing = f"task {task.id}: {task.title}" if task else "no current task"
-    if policy == "other-branches":
+    if conf.block_commits == "other-branches":
         why = (
-            f"commits on {branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
-            f"{started_on or 'a detached HEAD'} (vibegit.blockCommits=other-branches)"
+            f"commits on {e.branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
+            f"{state.workflow.branch or 'a detached HEAD'} in this worktree (vibegit.blockCommits=other-branches)"
         )
     else:
-        why = f"workflow {name!r} holds the lock (vibegit.blockCommits={policy})"
+        why = f"workflow {name!r} holds the lock of {e.branch or 'this detached HEAD'} (vibegit.blockCommits=always)"
     print(f"vibegit: commit blocked: {why}; {where}; {doing}.", file=sys.stderr)
     print(
         "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; "
         "or commit anyway with 'git commit --no-verify'.",
         file=sys.stderr,
     )
-    return REFUSED

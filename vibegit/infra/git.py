@@ -136,13 +136,16 @@ def find_repo(cwd: Path | None = None) -> Repo:
 
 
 def read_config(repo: Repo) -> dict[str, str]:
-    """Every ``vibegit.*`` and ``user.*`` setting, keys lower-cased as git does."""
-    proc = repo.git("config", "-z", "--get-regexp", r"^(vibegit|user)\.", check=False)
+    """Every ``vibegit.*`` and ``user.*`` setting and each branch's remote, in
+    one process; section and key lower-cased as git does (a branch name keeps its case)."""
+    proc = repo.git("config", "-z", "--get-regexp", r"^(vibegit|user)\.|^branch\..*\.remote$", check=False)
     config: dict[str, str] = {}
     for item in proc.stdout.decode(errors="replace").split("\0"):
         if item:
             key, _, value = item.partition("\n")
-            config[key.lower()] = value
+            section, dot, rest = key.partition(".")
+            middle, _, name = rest.rpartition(".")
+            config[f"{section.lower()}{dot}{middle}{'.' if middle else ''}{name.lower()}"] = value
     return config
 
 

@@ -10,12 +10,13 @@ next event, or kept beside with a message, never dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from vibegit.core.model import State
+from vibegit.core import workflows
+from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput
+from vibegit.errors import BadInput, VibegitError
 from vibegit.infra import git
 from vibegit.infra.formats import (
     CHECKPOINT,
@@ -35,7 +36,7 @@ from vibegit.infra.formats import (
     parse_session,
 )
 from vibegit.infra.fs import remove_leftovers, write_atomic
-from vibegit.infra.store import Loaded, read_files
+from vibegit.infra.store import Flow, Loaded, flow, load_commit
 
 MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows (see Marker)
 
@@ -63,31 +64,62 @@ def _marker(repo: git.Repo) -> Path:
 MAX_SHOWN = 50
 
 
-def _shown(repo: git.Repo) -> list[str]:
-    """The state commit the mirror shows, first; while a write is under way,
-    also every commit whose files it may still hold: a write cut short by a
-    kill leaves files of any of them, and none of those is a hand edit."""
+@dataclass(frozen=True)
+class Shown:
+    """What the mirror shows: a workflow ("" for none), at the state commits
+    of ``commits`` (the first; while a write is under way, also every commit
+    whose files it may still hold: a write cut short by a kill leaves files of
+    any of them, and none of those is a hand edit)."""
+
+    workflow: str = ""
+    commits: tuple[str, ...] = ()
+
+
+def _shown(repo: git.Repo) -> Shown:
     marker = _marker(repo)
-    lines = marker.read_text().split() if marker.is_file() and not marker.is_symlink() else []
-    return list(dict.fromkeys(line for line in lines if git.is_oid(line)))[:MAX_SHOWN]
+    lines = marker.read_text().split("\n") if marker.is_file() and not marker.is_symlink() else []
+    workflow = next((line[len("workflow ") :] for line in lines if line.startswith("workflow ")), "")
+    commits = tuple(dict.fromkeys(line for line in lines if git.is_oid(line)))[:MAX_SHOWN]
+    return Shown(workflow if workflows.WORKFLOW_ID.match(workflow) else "", commits)
+
+
+def _marker_text(shown: Shown) -> bytes:
+    lines = ([f"workflow {shown.workflow}"] if shown.workflow else []) + list(shown.commits[:MAX_SHOWN])
+    return "".join(f"{line}\n" for line in lines).encode()
 
 
 class _Written:
     """What vibegit itself wrote to the mirror: the files of any state commit
     it may still show (read once each, on demand)."""
 
-    def __init__(self, repo: git.Repo, cat: git.CatFile, shown: list[str], known: Loaded | None = None) -> None:
+    def __init__(self, repo: git.Repo, cat: git.CatFile, shown: Shown, known: Loaded | None = None) -> None:
         self.repo, self.cat, self.shown = repo, cat, shown
-        self.cache: dict[str, dict[str, bytes]] = {known.head: known.files} if known and known.head else {}
+        self.cache: dict[str, dict[str, bytes]] = {}
+        if known is not None and known.head:
+            self.cache[known.head] = view(repo, cat, known, shown.workflow)
 
     def files(self, commit: str) -> dict[str, bytes]:
         if commit not in self.cache:
-            self.cache[commit] = read_files(self.repo, self.cat, commit)[1] if self.cat.get(commit) else {}
+            try:
+                loaded = load_commit(self.repo, self.cat, commit, "") if self.cat.get(commit) else None
+            except VibegitError:
+                loaded = None
+            self.cache[commit] = view(self.repo, self.cat, loaded, self.shown.workflow) if loaded else {}
         return self.cache[commit]
 
     def ours(self, name: str, disk: bytes) -> bool:
         """True when ``disk`` is a version vibegit wrote, not a hand edit."""
-        return any(disk == self.files(commit).get(name) for commit in self.shown)
+        return any(disk == self.files(commit).get(name) for commit in self.shown.commits)
+
+
+def view(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> dict[str, bytes]:
+    """The mirror's files of ``workflow_id`` at ``loaded`` (the shared memory only for "")."""
+    if not workflow_id:
+        return loaded.fresh().files
+    try:
+        return flow(repo, cat, loaded, workflow_id).files
+    except VibegitError:
+        return loaded.fresh().files
 
 
 def _read(path: Path, rel: str) -> bytes | None:
@@ -100,28 +132,44 @@ def _read(path: Path, rel: str) -> bytes | None:
     return path.read_bytes()
 
 
-def adopt(repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, notices: list[str]) -> State:
-    """The branch state with the mirror's hand edits applied (validated)."""
+def adopt(
+    repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, current: Flow, notices: list[str]
+) -> State:
+    """``current``'s state with the mirror's hand edits applied (validated).
+
+    Edits to the files of another workflow than the one the event is for
+    (the mirror showed it) are kept beside as ``.edited``, never dropped; the
+    shared memory's edits are adopted whatever the workflow."""
     shown = _shown(repo)
     mdir = directory(repo, settings)
-    state = loaded.state
-    if not shown or not mdir.is_dir():
+    state = current.state
+    if not shown.commits or not mdir.is_dir():
         return state
-    base = shown[0]
+    base = shown.commits[0]
     written = _Written(repo, cat, shown, loaded)
     base_files = written.files(base)
+    now = current.files if shown.workflow == current.id else view(repo, cat, loaded, shown.workflow)
     for name in STATE_FILES:
         rel = f"{settings.mirror_dir}/{name}"
         disk = _read(mdir / name, rel)
         if disk is None:
-            if name == LOCK and state.lock is not None and LOCK in base_files:
+            if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
                 notices.append(
                     f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)"
                 )
             continue
-        if disk == loaded.files.get(name) or written.ours(name, disk):
+        if disk == now.get(name) or written.ours(name, disk):
             continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
-        if loaded.head != base and loaded.files.get(name) != base_files.get(name):
+        if name != MEMORY and shown.workflow != current.id:
+            _keep_beside(
+                mdir / name,
+                disk,
+                ".edited",
+                notices,
+                f"your edit of {rel} is for workflow {shown.workflow or '(none)'}, not {current.id or 'this event'}",
+            )
+            continue
+        if loaded.head != base and now.get(name) != base_files.get(name):
             _keep_beside(
                 mdir / name,
                 disk,
@@ -147,6 +195,7 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
             ("workflow.status", edited.workflow.status, state.workflow.status),
             ("mode.type", edited.mode.type, state.mode.type),
             ("mode.workflow_name", edited.mode.workflow_name, state.mode.workflow_name),
+            ("workflow.id", edited.workflow.id, state.workflow.id),
         ):
             if mine != theirs:
                 raise BadInput(
@@ -207,25 +256,31 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
     return state
 
 
-def write(repo: git.Repo, settings: Settings, commit: str, files: dict[str, str], notices: list[str]) -> None:
-    """Show ``commit``'s state in the mirror; a failure here loses no event.
+def write(
+    repo: git.Repo, settings: Settings, commit: str, workflow_id: str, files: dict[str, str], notices: list[str]
+) -> None:
+    """Show workflow ``workflow_id`` (its ``files`` and the shared memory) of
+    ``commit`` in the mirror; a failure here loses no event.
 
-    The marker names the commit being written, and the one shown before,
-    until every file is written (so a kill half way leaves no false edit)."""
+    Until every file is written, the marker names the commits the mirror was
+    showing too (so a kill half way leaves no false edit)."""
     try:
         ensure_excluded(repo, settings)
         mdir = directory(repo, settings)
         mdir.mkdir(parents=True, exist_ok=True)
-        # Until every file is written, the mirror may show any of these.
-        write_atomic(_marker(repo), "".join(f"{c}\n" for c in [commit, *_shown(repo)][:MAX_SHOWN]).encode())
+        before = _shown(repo)
+        during = before.commits if before.workflow == workflow_id else ()
+        write_atomic(_marker(repo), _marker_text(Shown(workflow_id, (commit, *during))))
         for name in STATE_FILES:
             path = mdir / name
             remove_leftovers(path)
             if name in files:
-                write_atomic(path, files[name].encode())
+                data = files[name].encode()
+                if path.is_symlink() or not path.is_file() or path.read_bytes() != data:  # unchanged: no write
+                    write_atomic(path, data)
             elif path.is_file() and not path.is_symlink():
                 path.unlink()
-        write_atomic(_marker(repo), commit.encode() + b"\n")
+        write_atomic(_marker(repo), _marker_text(Shown(workflow_id, (commit,))))
     except (OSError, BadInput) as err:
         notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
 
@@ -242,15 +297,27 @@ def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
         f.write(("" if not text or text.endswith("\n") else "\n") + "# vibegit state mirror\n" + line + "\n")
 
 
-def show(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say: Callable[[str], None]) -> None:
-    """Write ``commit``'s state to the mirror unless it holds hand edits not adopted yet
-    (the next event adopts them, or keeps them beside when they conflict)."""
+def refresh(
+    repo: git.Repo, settings: Settings, commit: str, e: Env, say: Callable[[str], None], *, force: bool = False
+) -> None:
+    """After the state branch moved without an event here (sync, doctor): show
+    this worktree's workflow of ``commit`` (``force``: whatever the mirror holds)."""
+    cat = git.reader(repo)
+    shown = workflows.shown_here(load_commit(repo, cat, commit, "").index, e)
+    (rewrite if force else show)(repo, settings, cat, commit, shown.id if shown else "", say)
+
+
+def show(
+    repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, workflow_id: str, say: Callable[[str], None]
+) -> None:
+    """Write workflow ``workflow_id`` of ``commit`` to the mirror unless it holds
+    hand edits not adopted yet (the next event adopts them, or keeps them beside)."""
     shown = _shown(repo)
     try:
         mdir = directory(repo, settings)
     except BadInput:
         return
-    if shown and mdir.is_dir() and cat.get(shown[0]) is not None:
+    if shown.commits and mdir.is_dir() and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)
         for name in STATE_FILES:
             path = mdir / name
@@ -260,14 +327,17 @@ def show(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say:
                     "until the next event adopts them."
                 )
                 return
-    rewrite(repo, settings, cat, commit, say)
+    rewrite(repo, settings, cat, commit, workflow_id, say)
 
 
-def rewrite(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, say: Callable[[str], None]) -> None:
-    """Write ``commit``'s state to the mirror, whatever it holds."""
-    files = read_files(repo, cat, commit)[1]
+def rewrite(
+    repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, workflow_id: str, say: Callable[[str], None]
+) -> None:
+    """Write workflow ``workflow_id`` of ``commit`` to the mirror, whatever it holds."""
+    files = view(repo, cat, load_commit(repo, cat, commit, ""), workflow_id)
     notices: list[str] = []
-    write(repo, settings, commit, {k: v.decode("utf-8", errors="replace") for k, v in files.items()}, notices)
+    text = {k: v.decode("utf-8", errors="replace") for k, v in files.items()}
+    write(repo, settings, commit, workflow_id, text, notices)
     for notice in notices:
         say(notice)
 

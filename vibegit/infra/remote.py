@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from vibegit.core import lifecycle
 from vibegit.core.model import Env, Lock
-from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, GitError
-from vibegit.infra import git
-from vibegit.infra.formats import parse_lock
+from vibegit.core.settings import Settings, state_remote
+from vibegit.errors import BadInput, GitError, VibegitError
+from vibegit.infra import git, store
 
 
 def default_remote(repo: git.Repo, given: str | None) -> str:
@@ -88,9 +87,13 @@ def push(repo: git.Repo, settings: Settings, remote: str) -> bool:
     raise GitError(f"git push {remote} failed: {pushed.detail}")
 
 
-def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.RemoteLock]:
-    """The locks of remote copies of the state branch already fetched that
-    another host holds, newest first; no git process when there are none."""
+def remote_locks(
+    repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, workflow_id: str
+) -> list[lifecycle.RemoteLock]:
+    """The locks another host holds on workflow ``workflow_id`` in the copies of
+    the state branch already fetched from the remote the state belongs to (a
+    fork's upstream never reports a takeover), newest first; no git process
+    when nothing was ever fetched."""
     common = repo.common_dir
     packed = common / "packed-refs"
     if not (
@@ -99,40 +102,27 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env) -> list[lifecycle.R
         or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
     ):
         return []
-    local = git.commit_of(repo, settings.state_ref)
-    raw = repo.out(
-        "for-each-ref", "--format=%(objectname) %(refname)", f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS
-    )
+    name = state_remote(config, e.branch)
+    cat = git.reader(repo)
+    local = cat.get(settings.state_ref)
+    local_tip = local[1] if local is not None and local[0] == "commit" else None
     found: list[tuple[str, str, Lock]] = []
-    seen: set[str] = set()
-    tips = [line.split(" ", 1) for line in raw.splitlines()]
-    wanted = [
-        (oid, ref)
-        for oid, ref in tips
-        if (ref.startswith(git.REMOTE_NS) or ref.endswith(f"/{settings.state_branch}")) and oid != local
-    ]
-    if not wanted:
-        return []
-    with git.CatFile(repo) as cat:
-        for oid, ref in wanted:
-            if oid in seen:
-                continue
-            seen.add(oid)
-            blob = cat.get(f"{oid}:workflow.lock")
-            if blob is None or blob[0] != "blob":
-                continue
-            try:
-                lock = parse_lock(blob[2], f"{ref}:workflow.lock")
-            except BadInput:
-                continue
-            if lock.locked and lock.host and lock.host != e.host:  # only these can refuse an event here
-                found.append((ref, oid, lock))
+    for ref in dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")):
+        tip = cat.get(ref)
+        if tip is None or tip[0] != "commit" or tip[1] == local_tip or tip[1] in {t for _, t, _ in found}:
+            continue
+        try:
+            lock = store.flow(repo, cat, store.load_commit(repo, cat, tip[1], f"{ref}:"), workflow_id).state.lock
+        except VibegitError:
+            continue  # that copy has no such workflow, or one this vibegit cannot read
+        if lock is not None and lock.locked and lock.host and lock.host != e.host:  # only these refuse an event here
+            found.append((ref, tip[1], lock))
     return [
         lifecycle.RemoteLock(
             ref,
             lock,
-            local is None or git.is_ancestor(repo, local, tip),
-            local is not None and git.is_ancestor(repo, tip, local),
+            local_tip is None or git.is_ancestor(repo, local_tip, tip),
+            local_tip is not None and git.is_ancestor(repo, tip, local_tip),
         )
         for ref, tip, lock in sorted(found, key=lambda x: x[2].locked_at, reverse=True)
     ]

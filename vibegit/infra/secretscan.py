@@ -232,7 +232,7 @@ class Rewriter:
                 self.blobs[oid] = oid
         return self.blobs[oid]
 
-    def tree(self, oid: str, root: bool = False) -> str:
+    def tree(self, oid: str) -> str:
         if oid in self.trees:
             return self.trees[oid]
         found = self.cat.get(oid)
@@ -244,7 +244,7 @@ class Rewriter:
         for e in entries:
             if e.mode == "40000":
                 new = self.tree(e.oid)
-                if root and e.name == "snapshot" and new != e.oid:
+                if e.name == "snapshot" and new != e.oid:  # a workflow directory
                     snap_map = (e.oid, new)
                 out.append(e._replace(oid=new))
             elif e.mode.startswith("100") or e.mode == "120000":
@@ -273,7 +273,7 @@ class Rewriter:
         for h in headers:
             key, _, value = h.partition(" ")
             if key == "tree":
-                out.append(f"tree {self.tree(value, root=True)}")
+                out.append(f"tree {self.tree(value)}")
             elif key == "parent":
                 out.append(f"parent {self.commits.get(value, value)}")
             elif key in ("author", "committer"):

@@ -10,57 +10,156 @@ arrival all publish this way.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Optional, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Optional, TypeVar
 
-from vibegit.core.model import Env, Event, State
+from vibegit.core import workflows
+from vibegit.core.model import Env, Event, Memory, State, Status
 from vibegit.core.settings import Settings
+from vibegit.core.workflows import Summary
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
-from vibegit.infra.formats import STATE_FILES, parse_all
+from vibegit.infra.formats import (
+    CHECKPOINT,
+    CONTEXT,
+    KANBAN,
+    LOCK,
+    MEMORY,
+    SESSION,
+    STATE_FILES,
+    index,
+    parse_all,
+    parse_index,
+    parse_memory,
+    render_all,
+    render_index,
+)
 
 LOCK_TIMEOUT = 60.0
 MAX_RETRIES = 50
-SNAPSHOT = "snapshot"  # the tree entry of a state commit that holds the snapshot of uncommitted work
+FORMAT = 2  # the layout written here; 1 is vibegit 0.1's one-workflow layout, upgraded by the next event
+FORMAT_FILE = "format"
+INDEX_FILE = index.NAME
+WORKFLOWS = "workflows"  # workflows/<id>/: the seed's files of one workflow, and its snapshot/
+BRANCHES = "branches"  # branches/<key>: ids of the active workflows bound to a branch (the hooks' fast path)
+SNAPSHOT = "snapshot"  # the tree entry of a workflow that holds the snapshot of uncommitted work
+WORKFLOW_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT)
+# An older vibegit reads session.yaml at the root: this one tells it, in its own error line, to upgrade.
+TOMBSTONE = (
+    "# vibegit state format 2: each workflow is in workflows/<id>/; see index.yaml and the README\n"
+    "session: {id: format-2}\n"
+    "mode: {type: 'vibegit state format 2 (many workflows): upgrade vibegit to read it'}\n"
+)
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Flow:
+    """One workflow's part of the state branch (or none yet: ``id`` empty)."""
+
+    id: str
+    tree: tuple[git.TreeEntry, ...]  # its directory's entries (the snapshot among them)
+    files: dict[str, bytes]  # its state files and the shared memory.yaml, as the mirror shows them
+    state: State  # with the shared memory
+
+
+@dataclass(frozen=True)
 class Loaded:
-    head: str | None  # tip of the state branch; None before the first event
-    tree: tuple[git.TreeEntry, ...]
-    files: dict[str, bytes]
-    state: State
+    """The state branch at one commit: the workflows' index and what they share."""
+
+    head: str | None  # None before the first event
+    tree: tuple[git.TreeEntry, ...]  # the root's entries
+    memory: Memory
+    memory_file: bytes | None
+    index: tuple[Summary, ...]
+    version: int
+    where: str  # how errors name it: "vibegit/state:"
+    legacy: Flow | None = None  # the one workflow of a format-1 state, until the next event upgrades it
+
+    def fresh(self) -> Flow:
+        """No workflow: the shared memory only (a new workflow starts from it)."""
+        files = {MEMORY: self.memory_file} if self.memory_file is not None else {}
+        return Flow("", (), files, State(memory=self.memory))
 
 
-def read_files(repo: git.Repo, cat: git.CatFile, commit: str) -> tuple[tuple[git.TreeEntry, ...], dict[str, bytes]]:
-    found = cat.get(f"{commit}^{{tree}}")
-    if found is None:
-        raise GitError(f"state commit {commit[:12]} has no tree; run 'vibegit doctor'")
-    tree = tuple(git.parse_tree(repo, found[2]))
+def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry, ...]:
+    found = cat.get(rev)
+    if found is None or found[0] != "tree":
+        raise GitError(f"{rev}: tree missing from the object store; run 'vibegit doctor'")
+    return tuple(git.parse_tree(repo, found[2]))
+
+
+def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[str, ...]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
-    for entry in tree:
-        if entry.name in STATE_FILES and entry.mode.startswith("100"):
+    for entry in entries:
+        if entry.name in names and entry.mode.startswith("100"):
             blob = cat.get(entry.oid)
             if blob is not None:
                 files[entry.name] = blob[2]
-    return tree, files
+    return files
+
+
+def legacy_id(state: State) -> str:
+    """The id a format-1 workflow gets: the same on every machine that upgrades it."""
+    seed = f"{state.session.id}|{state.workflow.started_at}|{state.mode.workflow_name}".encode()
+    return workflows.new_id(state.mode.workflow_name or "workflow", hashlib.sha1(seed).hexdigest()[:6])
+
+
+_parsed: dict[
+    tuple[str, str], Any
+] = {}  # by object id: what was parsed once need not be again (a command reads a tip often)
+
+
+def _remember(key: tuple[str, str], value: T) -> T:
+    if len(_parsed) >= 256:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[key] = value
+    return value
 
 
 def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
-    """The state of one state commit (``where`` prefixes file names in errors)."""
-    tree, files = read_files(repo, cat, commit)
-    return Loaded(commit, tree, files, parse_all(files, where))
+    """The state branch at ``commit`` (``where`` prefixes file names in errors)."""
+    found = _parsed.get((commit, where))
+    return found if found is not None else _remember((commit, where), _load_commit(repo, cat, commit, where))
+
+
+def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
+    tree = _entries(repo, cat, f"{commit}^{{tree}}")
+    root = _blobs(cat, tree, (FORMAT_FILE, MEMORY, INDEX_FILE, *WORKFLOW_FILES))
+    memory_file = root.get(MEMORY)
+    memory = parse_memory(memory_file, where + MEMORY) if memory_file is not None else Memory()
+    if FORMAT_FILE not in root:
+        return _legacy(commit, tree, root, memory, where)
+    version = root[FORMAT_FILE].decode(errors="replace").strip()
+    if version != str(FORMAT):
+        raise BadInput(
+            f"{where}{FORMAT_FILE}: state format {version[:20]!r} is not {FORMAT}: upgrade vibegit to read it"
+        )
+    listed = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
+    return Loaded(commit, tree, memory, memory_file, listed, FORMAT, where)
+
+
+def _legacy(commit: str, tree: tuple[git.TreeEntry, ...], root: dict[str, bytes], memory: Memory, where: str) -> Loaded:
+    """vibegit 0.1's layout: one workflow's files at the root (read as they are; the next event upgrades)."""
+    state = parse_all(root, where)
+    if SESSION not in root or state.workflow.status is Status.INIT:
+        return Loaded(commit, tree, memory, root.get(MEMORY), (), 1, where)
+    workflow_id = state.workflow.id or legacy_id(state)
+    state = replace(state, workflow=replace(state.workflow, id=workflow_id))
+    files = {name: data for name, data in root.items() if name in (*WORKFLOW_FILES, MEMORY)}
+    flow = Flow(workflow_id, tuple(e for e in tree if e.name in (*WORKFLOW_FILES, SNAPSHOT)), files, state)
+    return Loaded(commit, tree, memory, root.get(MEMORY), (workflows.summarize(state),), 1, where, flow)
 
 
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
-    """The state at the tip of the state branch (``head``: the tip as ``publish`` read it)."""
+    """The state branch at its tip (``head``: the tip as ``publish`` read it)."""
     found = cat.get(settings.state_ref if head == "" else head) if head is not None else None
     if found is None:
-        return Loaded(None, (), {}, State())
+        return Loaded(None, (), Memory(), None, (), FORMAT, f"{settings.state_branch}:")
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
     return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
@@ -70,6 +169,110 @@ def read_state(repo: git.Repo, settings: Settings) -> Loaded:
     return load(repo, git.reader(repo), settings)
 
 
+def flow(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> Flow:
+    """Workflow ``workflow_id`` of ``loaded``, with the shared memory."""
+    if loaded.legacy is not None and loaded.legacy.id == workflow_id:
+        return loaded.legacy
+    where = f"{loaded.where}{WORKFLOWS}/{workflow_id}/"
+    entry = next((e for e in loaded.tree if e.name == WORKFLOWS and e.mode == "40000"), None)
+    sub = next((e for e in _entries(repo, cat, entry.oid) if e.name == workflow_id), None) if entry else None
+    if sub is None or sub.mode != "40000":
+        raise BadInput(f"{where}: no such workflow on the state branch (index.yaml names it); run 'vibegit doctor'")
+    cached = _parsed.get((sub.oid, where))
+    if cached is None:
+        tree = _entries(repo, cat, sub.oid)
+        files = _blobs(cat, tree, WORKFLOW_FILES)
+        state = parse_all(files, where)
+        if state.workflow.id != workflow_id:
+            raise BadInput(f"{where}session.yaml: workflow.id {state.workflow.id!r:.60} is not the directory's name")
+        cached = _remember((sub.oid, where), Flow(workflow_id, tree, files, state))
+    files = {**cached.files, MEMORY: loaded.memory_file} if loaded.memory_file is not None else cached.files
+    return Flow(workflow_id, cached.tree, files, replace(cached.state, memory=loaded.memory))
+
+
+def write_tree(
+    repo: git.Repo,
+    cat: git.CatFile,
+    loaded: Loaded,
+    old: Flow | None,
+    state: State,
+    trees: dict[str, str | None] | None = None,
+) -> tuple[str, tuple[Summary, ...]]:
+    """The root tree after an event, and the index it holds: ``state``'s
+    workflow written to ``workflows/<id>/`` (``old``: its part before; None:
+    the event changed the shared memory only), the shared memory at the root."""
+    files = render_all(state)
+    memory_text = files.pop(MEMORY, None)
+    changed: dict[str, str] = {}
+    listed = loaded.index
+    if old is not None:
+        changed[state.workflow.id] = workflow_tree(repo, old.tree, files, trees)
+        listed = (*(s for s in listed if s.id != state.workflow.id), workflows.summarize(state))
+    return assemble(repo, cat, loaded, changed, listed, memory_text), listed
+
+
+KNOWN = (FORMAT_FILE, SESSION, MEMORY, INDEX_FILE, BRANCHES, WORKFLOWS)  # the root's own entries
+
+
+def assemble(
+    repo: git.Repo,
+    cat: git.CatFile,
+    loaded: Loaded,
+    changed: dict[str, str],
+    listed: tuple[Summary, ...],
+    memory_text: str | None,
+    extra: list[git.TreeEntry] | None = None,
+) -> str:
+    """A root tree: ``loaded``'s, with the workflow directories ``changed``
+    (id -> tree), the index ``listed`` and its branches/, the shared memory;
+    ``extra`` replaces the root's other entries. A format-1 state comes out
+    upgraded (its workflow moved in as it was), its history kept."""
+    if loaded.version == FORMAT:
+        root = {e.name: e for e in loaded.tree}
+    else:  # format 1: what is not the workflow's stays at the root; the workflow moves in as it is
+        root = {e.name: e for e in loaded.tree if e.name not in (*WORKFLOW_FILES, SNAPSHOT)}
+        legacy = loaded.legacy
+        if legacy is not None and legacy.id not in changed:
+            changed = {legacy.id: git.write_tree(repo, legacy.tree), **changed}
+    if extra is not None:
+        root = {name: e for name, e in root.items() if name in KNOWN} | {e.name: e for e in extra}
+    if changed:
+        parent = root.get(WORKFLOWS) if loaded.version == FORMAT else None
+        dirs = {e.name: e for e in (_entries(repo, cat, parent.oid) if parent is not None else ())}
+        dirs.update({name: git.TreeEntry("40000", name, oid) for name, oid in changed.items()})
+        root[WORKFLOWS] = git.TreeEntry("40000", WORKFLOWS, git.write_tree(repo, dirs.values()))
+    root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n")
+    root[SESSION] = _blob(repo, SESSION, TOMBSTONE)
+    root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed))
+    if memory_text is not None:
+        root[MEMORY] = _blob(repo, MEMORY, memory_text)
+    else:
+        root.pop(MEMORY, None)
+    bound = workflows.bound_keys(listed)
+    if bound:
+        branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids)) for key, ids in bound.items()]
+        root[BRANCHES] = git.TreeEntry("40000", BRANCHES, git.write_tree(repo, branches))
+    else:
+        root.pop(BRANCHES, None)
+    return git.write_tree(repo, root.values())
+
+
+def _blob(repo: git.Repo, name: str, text: str) -> git.TreeEntry:
+    return git.TreeEntry("100644", name, git.write_object(repo, "blob", text.encode()))
+
+
+def workflow_tree(
+    repo: git.Repo, old: tuple[git.TreeEntry, ...], files: dict[str, str], trees: dict[str, str | None] | None
+) -> str:
+    """A workflow's directory: its state files replaced (workflow.lock dropped when absent);
+    ``trees`` sets (tree id) or drops (None) subtrees such as ``snapshot``."""
+    trees = trees or {}
+    entries = [e for e in old if e.name not in STATE_FILES and e.name not in trees]
+    entries += [git.TreeEntry("40000", name, oid) for name, oid in trees.items() if oid]
+    entries += [_blob(repo, name, text) for name, text in files.items() if name in WORKFLOW_FILES]
+    return git.write_tree(repo, entries)
+
+
 def message(event: Event, state: State, env: Env) -> str:
     summary = " ".join(event.summary.split())
     if len(summary) > 72:
@@ -77,6 +280,8 @@ def message(event: Event, state: State, env: Env) -> str:
     trailers = [f"Vibegit-Event: {event.name}"]
     if state.mode.workflow_name:
         trailers.append(f"Vibegit-Workflow: {state.mode.workflow_name}")
+    if state.workflow.id:
+        trailers.append(f"Vibegit-Workflow-Id: {state.workflow.id}")
     if state.mode.phase:
         trailers.append(f"Vibegit-Phase: {state.mode.phase.value}")
     if event.task:
@@ -84,19 +289,6 @@ def message(event: Event, state: State, env: Env) -> str:
     trailers.append(f"Vibegit-Head: {env.head or 'none'}")
     trailers += event.details
     return f"vibegit: {event.name} {summary}\n\n" + "\n".join(trailers) + "\n"
-
-
-def build_tree(
-    repo: git.Repo, old: tuple[git.TreeEntry, ...], files: dict[str, str], trees: dict[str, str | None] | None = None
-) -> str:
-    """The old tree with every state file replaced (workflow.lock dropped when absent);
-    ``trees`` sets (tree id) or drops (None) subtrees such as ``snapshot``."""
-    trees = trees or {}
-    entries = [e for e in old if e.name not in STATE_FILES and e.name not in trees]
-    entries += [git.TreeEntry("40000", name, oid) for name, oid in trees.items() if oid]
-    for name, text in files.items():
-        entries.append(git.TreeEntry("100644", name, git.write_object(repo, "blob", text.encode())))
-    return git.write_tree(repo, entries)
 
 
 def commit(
@@ -170,12 +362,13 @@ def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
     return GitError(f"could not update {settings.state_ref}: {why}")
 
 
-def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, str]]:
-    """The newest ``count`` events, read from commit subjects and trailers."""
+def history(repo: git.Repo, settings: Settings, count: int, workflow_id: str | None = None) -> list[dict[str, str]]:
+    """The newest ``count`` events (of one workflow, or all), read from commit subjects and trailers."""
     if git.resolve(repo, settings.state_ref) is None:
         return []
     fmt = "%H%x1f%cI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1e"
-    raw = repo.out("log", f"-n{count}", f"--format={fmt}", settings.state_ref, "--")
+    only = ["--fixed-strings", f"--grep=Vibegit-Workflow-Id: {workflow_id}"] if workflow_id else []
+    raw = repo.out("log", f"-n{count}", f"--format={fmt}", *only, settings.state_ref, "--")
     entries: list[dict[str, str]] = []
     for record in raw.split("\x1e"):
         if not record.strip():
@@ -193,6 +386,20 @@ def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, st
 # -- what doctor checks ----------------------------------------------------------
 
 
+def flows(repo: git.Repo, cat: git.CatFile, loaded: Loaded) -> list[Flow]:
+    """Every workflow of ``loaded``, read from workflows/ (not from the index)."""
+    if loaded.version != FORMAT:
+        return [loaded.legacy] if loaded.legacy is not None else []
+    entry = next((e for e in loaded.tree if e.name == WORKFLOWS and e.mode == "40000"), None)
+    names = [e.name for e in _entries(repo, cat, entry.oid)] if entry is not None else []
+    return [flow(repo, cat, loaded, workflows.check_id(name, f"{loaded.where}{WORKFLOWS}/")) for name in names]
+
+
+def reindexed(repo: git.Repo, cat: git.CatFile, loaded: Loaded) -> tuple[Summary, ...]:
+    """The index as the workflows themselves say it should be."""
+    return tuple(workflows.summarize(f.state) for f in flows(repo, cat, loaded))
+
+
 def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit_id: str) -> list[str]:
     """What is wrong with one state commit (empty: good)."""
     from vibegit.core import lifecycle
@@ -200,19 +407,24 @@ def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit
     where = f"{settings.state_branch}@{commit_id[:10]}:"
     try:
         loaded = load_commit(repo, cat, commit_id, where)
+        found = flows(repo, cat, loaded)
     except (BadInput, GitError) as err:
         return [str(err)]
-    problems = lifecycle.lock_problems(loaded.state)
-    k = loaded.state.checkpoint
-    entry = next((e for e in loaded.tree if e.name == SNAPSHOT), None)
-    if k is not None and k.snapshot:
-        found = cat.get(k.snapshot) if git.is_oid(k.snapshot) else None
-        if entry is None or entry.mode != "40000" or entry.oid != k.snapshot:
-            problems.append(
-                f"{where}session.yaml: checkpoint.snapshot {k.snapshot[:12]} is not the snapshot/ tree of the commit"
-            )
-        elif found is None or found[0] != "tree":
-            problems.append(f"snapshot tree {k.snapshot[:12]} is missing from the object store")
+    problems: list[str] = []
+    for f in found:
+        problems += [f"{f.id}: {problem}" for problem in lifecycle.lock_problems(f.state)]
+        k = f.state.checkpoint
+        if k is not None and k.snapshot:
+            entry = next((e for e in f.tree if e.name == SNAPSHOT), None)
+            present = cat.get(k.snapshot) if git.is_oid(k.snapshot) else None
+            if entry is None or entry.mode != "40000" or entry.oid != k.snapshot:
+                problems.append(f"{f.id}: checkpoint.snapshot {k.snapshot[:12]} is not the snapshot/ tree beside it")
+            elif present is None or present[0] != "tree":
+                problems.append(f"{f.id}: snapshot tree {k.snapshot[:12]} is missing from the object store")
+    if loaded.version == FORMAT and sorted(loaded.index, key=lambda s: s.id) != sorted(
+        (workflows.summarize(f.state) for f in found), key=lambda s: s.id
+    ):
+        problems.append(f"{where}{INDEX_FILE} does not list the workflows of {WORKFLOWS}/ as they are")
     return problems
 
 

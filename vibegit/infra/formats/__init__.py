@@ -7,9 +7,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from vibegit.core.model import Memory, State
-from vibegit.infra.formats import checkpoint, context, kanban, lock, memory, session
+from vibegit.infra.formats import checkpoint, context, index, kanban, lock, memory, session
 from vibegit.infra.formats.checkpoint import render_checkpoint
 from vibegit.infra.formats.context import derived_context_differs, parse_context, render_context
+from vibegit.infra.formats.index import parse_index, render_index
 from vibegit.infra.formats.kanban import parse_kanban, render_kanban
 from vibegit.infra.formats.lock import parse_lock, render_lock
 from vibegit.infra.formats.memory import parse_memory, render_memory
@@ -28,13 +29,16 @@ __all__ = [
     "MAX_FILE_BYTES",
     "YamlDoc",
     "derived_context_differs",
+    "index",
     "parse_context",
+    "parse_index",
     "parse_kanban",
     "parse_lock",
     "parse_memory",
     "parse_session",
     "render_checkpoint",
     "render_context",
+    "render_index",
     "render_kanban",
     "render_lock",
     "render_memory",

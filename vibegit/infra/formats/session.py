@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from vibegit.core import workflows
 from vibegit.core.model import Checkpoint, Context, Mode, ModeType, Phase, Session, State, Status, Workflow
 from vibegit.core.schema import session_dict
 from vibegit.core.text import TASK_ID, check_relative_path, is_oid
@@ -11,7 +12,7 @@ NAME = "session.yaml"
 
 _SESSION_KEYS = ("id", "created_at", "updated_at")
 _MODE_KEYS = ("type", "workflow_name", "phase", "step")
-_WORKFLOW_KEYS = ("started_at", "branch", "current_task", "total_tasks", "completed_tasks", "status")
+_WORKFLOW_KEYS = ("id", "started_at", "branch", "worktree", "current_task", "total_tasks", "completed_tasks", "status")
 _CONTEXT_KEYS = ("goal", "last_action", "next_action", "pending_questions")
 _CHECKPOINT_KEYS = ("commit", "branch", "snapshot", "file", "line", "line_text", "action", "created_at")
 _TOP_KEYS = ("session", "mode", "workflow", "context", "checkpoint")
@@ -36,11 +37,16 @@ def parse_session(data: bytes, name: str = NAME) -> State:
         extra=extra(m, _MODE_KEYS),
     )
     current = doc.str_(w, ("workflow", "current_task"))
+    workflow_id = doc.str_(w, ("workflow", "id")) or ""
+    if workflow_id:
+        workflows.check_id(workflow_id, f"{name}:{doc.line('workflow', 'id')}: workflow.id")
     workflow = Workflow(
         status=doc.enum(w, ("workflow", "status"), Status, Status.INIT) or Status.INIT,
         started_at=doc.str_(w, ("workflow", "started_at")),
         branch=doc.str_(w, ("workflow", "branch")),
         current_task=current,
+        id=workflow_id,
+        worktree=doc.str_(w, ("workflow", "worktree")),
         extra=extra(w, _WORKFLOW_KEYS),
     )
     for key in ("total_tasks", "completed_tasks"):  # derived from the kanban, checked for type only

@@ -3,7 +3,7 @@
 @CREATED@# Written by 'vibegit install'; 'vibegit uninstall' removes it and puts back
 # the hook it chained, if any (@NAME@@CHAINED@ beside this file).
 # The state branch is asked in sh first, so git pays no Python start-up
-# when no workflow is active.
+# when no workflow runs on this branch.
 VIBEGIT_PYTHON=@PYTHON@
 hook=@NAME@
 case $0 in */*) chained=${0%/*}/$hook@CHAINED@ ;; *) chained=./$hook@CHAINED@ ;; esac
@@ -12,9 +12,34 @@ case $0 in */*) chained=${0%/*}/$hook@CHAINED@ ;; *) chained=./$hook@CHAINED@ ;;
 state_branch() {
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
 	branch=refs/heads/vibegit/state
-	git config --get vibegit.stateBranch >/dev/null || return 0  # unset: no subshell to read it
-	branch=$(git config --get vibegit.stateBranch)
-	branch=refs/heads/${branch#refs/heads/}
+	policy=always
+	git config --get-regexp '^vibegit\.(statebranch|blockcommits)$' >/dev/null || return 0  # unset: no subshell
+	settings=$(git config --get-regexp '^vibegit\.(statebranch|blockcommits)$')
+	while read -r key value; do
+		case $key in
+		vibegit.statebranch) branch=refs/heads/${value#refs/heads/} ;;
+		vibegit.blockcommits) policy=$value ;;
+		esac
+	done <<SETTINGS
+$settings
+SETTINGS
+}
+
+bound() {  # where the state branch lists the workflows bound to HEAD's branch: $branch:branches/<key>
+	gitdir=${GIT_DIR:-.git}
+	if [ -f "$gitdir" ]; then read -r gitdir <"$gitdir" && gitdir=${gitdir#gitdir: }; fi
+	head=
+	[ -r "$gitdir/HEAD" ] && read -r head <"$gitdir/HEAD"
+	case $head in
+	"ref: refs/heads/.invalid" | "") bound=$branch:branches; return ;;  # not a files backend: let vibegit tell
+	"ref: refs/heads/"*) rest=${head#ref: refs/heads/} ;;
+	*) bound=$branch:branches/.detached; return ;;
+	esac
+	key=  # '%' and '/' escaped as %25 and %2F, as vibegit names the entry
+	while :; do case $rest in *%*) key=$key${rest%%\%*}%25; rest=${rest#*%} ;; *) key=$key$rest; break ;; esac; done
+	rest=$key key=
+	while :; do case $rest in */*) key=$key${rest%%/*}%2F; rest=${rest#*/} ;; *) key=$key$rest; break ;; esac; done
+	bound=$branch:branches/$key
 }
 
 run_vibegit() {

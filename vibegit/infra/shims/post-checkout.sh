@@ -1,6 +1,8 @@
 
-wanted() {  # branch checkouts only (flag 1); file checkouts stay silent
-	[ "$3" = 1 ] && state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
+wanted() {  # branch checkouts only (flag 1) to where a workflow runs or is paused
+	[ "$3" = 1 ] && state_branch || return 1
+	bound
+	git cat-file -e "$bound" 2>/dev/null
 }
 
 check "$@"

@@ -1,6 +1,8 @@
 
-wanted() {
-	state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
+wanted() {  # a workflow runs or is paused on this branch
+	state_branch || return 1
+	bound
+	git cat-file -e "$bound" 2>/dev/null
 }
 
 if [ -z "$chained" ]; then

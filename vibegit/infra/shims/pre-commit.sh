@@ -1,6 +1,9 @@
 
-wanted() {  # a lock file exists only while a workflow runs or is paused
-	state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
+wanted() {  # a workflow runs or is paused on this branch (other-branches: anywhere)
+	state_branch || return 1
+	bound
+	[ "$policy" != other-branches ] || bound=$branch:branches
+	git cat-file -e "$bound" 2>/dev/null
 }
 
 check "$@"

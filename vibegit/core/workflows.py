@@ -1,0 +1,219 @@
+"""Many workflows at once: which one belongs where, and which one a command acts on.
+
+A workflow belongs to where it was started: the branch it works on, or, on a
+detached HEAD, the worktree. Any number run at once in one repository (one
+per worktree and branch, one per teammate). The state branch keeps an index
+of them (``Summary``) so that a command, a hook or ``vibegit list`` finds
+the right one without reading every workflow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vibegit.core.model import ACTIVE, Env, Phase, State, Status
+from vibegit.errors import BadInput, Refused
+
+DETACHED = ".detached"  # the branch key of workflows started on a detached HEAD (no ref starts with ".")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One workflow as the index lists it."""
+
+    id: str
+    name: str
+    status: Status
+    branch: str | None  # None: started on a detached HEAD, bound to ``worktree``
+    worktree: str
+    host: str = ""  # who holds its lock ("" without one)
+    holder: str = ""  # the worktree that holds its lock
+    phase: Phase | None = None
+    step: str | None = None
+    done: int = 0
+    total: int = 0
+    updated_at: str = ""
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    def where(self) -> str:
+        return f"on {self.branch}" if self.branch else f"on a detached HEAD in {self.worktree}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "status": self.status.value,
+            "branch": self.branch,
+            "worktree": self.worktree,
+            "host": self.host,
+            "holder": self.holder,
+            "phase": self.phase.value if self.phase else None,
+            "step": self.step,
+            "done": self.done,
+            "total": self.total,
+            "updated_at": self.updated_at,
+        }
+
+    def label(self) -> str:
+        held = f", held by {self.host}" if self.host else ""
+        return f"{self.name} ({self.id}, {self.status.value} {self.where()}{held})"
+
+
+def summarize(state: State) -> Summary:
+    lock = state.lock
+    return Summary(
+        id=state.workflow.id,
+        name=state.mode.workflow_name or state.workflow.id,
+        status=state.workflow.status,
+        branch=state.workflow.branch,
+        worktree=state.workflow.worktree or "",
+        host=lock.host if lock else "",
+        holder=lock.worktree if lock else "",
+        phase=state.mode.phase,
+        step=state.mode.step,
+        done=state.completed_tasks,
+        total=state.total_tasks,
+        updated_at=state.session.updated_at,
+    )
+
+
+def branch_key(branch: str | None) -> str:
+    """The file name under ``branches/`` of the state tree for ``branch``: a
+    tree entry with '/' and '%' escaped (the shims compute the same in sh)."""
+    if branch is None:
+        return DETACHED
+    return branch.replace("%", "%25").replace("/", "%2F")
+
+
+def bound_keys(index: tuple[Summary, ...]) -> dict[str, tuple[str, ...]]:
+    """``branches/<key>`` -> ids of the active workflows bound there (the hooks' fast path)."""
+    keys: dict[str, list[str]] = {}
+    for s in index:
+        if s.active:
+            keys.setdefault(branch_key(s.branch), []).append(s.id)
+    return {key: tuple(ids) for key, ids in sorted(keys.items())}
+
+
+def belongs_here(s: Summary, env: Env) -> bool:
+    """Bound to this worktree's branch, or (detached) to this worktree."""
+    if env.branch is not None:
+        return s.branch == env.branch
+    return s.branch is None and s.worktree == env.worktree
+
+
+def _held_here(s: Summary, env: Env) -> bool:
+    return (s.host, s.holder) == (env.host, env.worktree)
+
+
+def bound_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
+    """The active workflow of this worktree, if exactly one can be told: held
+    here first, then held on this host, then the only one bound here."""
+    here = [s for s in index if s.active and belongs_here(s, env)]
+    for narrower in (
+        [s for s in here if _held_here(s, env)],
+        [s for s in here if s.host == env.host],
+        here,
+    ):
+        if len(narrower) == 1:
+            return narrower[0]
+    return None
+
+
+def ambiguous_here(index: tuple[Summary, ...], env: Env) -> list[Summary]:
+    """Several active workflows bound here and none of them ours (teammates on a same-named branch)."""
+    here = [s for s in index if s.active and belongs_here(s, env)]
+    return here if len(here) > 1 and bound_here(index, env) is None else []
+
+
+def find(index: tuple[Summary, ...], given: str) -> Summary:
+    """``--workflow`` by id, or by name when only one active (or only one at all) has it."""
+    exact = [s for s in index if s.id == given]
+    if exact:
+        return exact[0]
+    named = [s for s in index if s.name == given]
+    for narrower in ([s for s in named if s.active], named):
+        if len(narrower) == 1:
+            return narrower[0]
+    if named:
+        raise BadInput(f"--workflow {given!r:.60}: several are named so; pass an id: {_list(named)}")
+    known = _list(index) if index else "none yet"
+    raise BadInput(f"--workflow {given!r:.60}: no such workflow (known: {known})")
+
+
+def choose(index: tuple[Summary, ...], env: Env, given: str | None) -> Summary | None:
+    """The workflow a command acts on: ``--workflow``, else the one of this
+    worktree; when none runs anywhere, the last one here (ended) or None (a
+    command then says no workflow was started). Never one that runs
+    elsewhere, silently."""
+    if given is not None:
+        return find(index, given)
+    mine = bound_here(index, env)
+    if mine is not None:
+        return mine
+    several = ambiguous_here(index, env)
+    if several:
+        raise Refused(f"several workflows run {_here(env)}: {_list(several)}; pass --workflow NAME")
+    elsewhere = [s for s in index if s.active]
+    if elsewhere:
+        raise Refused(
+            f"no workflow runs {_here(env)} (elsewhere: {_list(elsewhere)}); start one here with "
+            "'vibegit start WORKFLOW --goal TEXT', or pass --workflow NAME"
+        )
+    return last_here(index, env)  # ended (the rules then say so), or None: none was ever started here
+
+
+def last_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
+    """The most recent workflow that belonged here, whatever its status."""
+    here = [s for s in index if belongs_here(s, env)]
+    return max(here, key=lambda s: s.updated_at) if here else None
+
+
+def shown_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
+    """What this worktree's mirror and reports show: its workflow, else the last one it had."""
+    return bound_here(index, env) or last_here(index, env)
+
+
+def mine_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
+    """An active workflow bound here and held on this machine: a new one may not start beside it."""
+    return next((s for s in index if s.active and belongs_here(s, env) and s.host == env.host), None)
+
+
+def others(index: tuple[Summary, ...], mine: str | None) -> list[Summary]:
+    """The other workflows that run (or are paused) in the repository."""
+    return [s for s in index if s.active and s.id != mine]
+
+
+def others_line(rest: list[Summary]) -> str:
+    """Them in one line ('' for none)."""
+    shown = ", ".join(f"{s.name} {s.where()}" + (f" ({s.host})" if s.host else "") for s in rest[:8])
+    more = f" and {len(rest) - 8} more" if len(rest) > 8 else ""
+    return f"{shown}{more} (vibegit list)" if rest else ""
+
+
+WORKFLOW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}\Z")
+
+
+def new_id(name: str, nonce: str) -> str:
+    """A new workflow's id: its name in safe characters (it names a directory of
+    the state tree), and a random part, so two machines never pick the same."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-_")[:60] or "workflow"
+    return f"{safe}-{nonce}" if nonce else safe
+
+
+def check_id(value: str, what: str) -> str:
+    if not WORKFLOW_ID.match(value) or ".." in value:
+        raise BadInput(f"{what}: {value[:60]!r} is not a workflow id (letters, digits, '.', '_', '-')")
+    return value
+
+
+def _here(env: Env) -> str:
+    return f"on {env.branch}" if env.branch else f"on this detached HEAD ({env.worktree})"
+
+
+def _list(items: list[Summary] | tuple[Summary, ...]) -> str:
+    return "; ".join(s.label() for s in items[:10]) + (f"; … {len(items) - 10} more" if len(items) > 10 else "")

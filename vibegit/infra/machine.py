@@ -1,0 +1,35 @@
+"""Where and when this process runs: the host name locks record, and the
+facts of the moment an event happens (time, worktree, HEAD and branch)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from datetime import datetime, timezone
+
+from vibegit.core.model import Env
+from vibegit.infra import git
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def this_host() -> str:
+    """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
+    return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
+
+
+def facts(repo: git.Repo) -> Env:
+    """This moment: time, host, worktree, HEAD and branch, fresh random ids."""
+    stamp = now()
+    return Env(
+        now=stamp,
+        host=this_host(),
+        worktree=str(repo.toplevel),
+        head=git.head_commit(repo),
+        branch=git.head_branch(repo),
+        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
+        nonce=secrets.token_hex(3),
+    )
