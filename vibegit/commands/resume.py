@@ -48,7 +48,7 @@ def resume(
     )
     e = app.facts(ctx)  # --checkout may have moved HEAD
     written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
-    app.show_report(ctx, written.state, lang, e.head)
+    app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK
 
 

@@ -51,7 +51,7 @@ WORKFLOW_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT)
 TOMBSTONE = (
     "# vibegit state format 2: each workflow is in workflows/<id>/; see index.yaml and the README\n"
     "session: {id: format-2}\n"
-    "mode: {type: 'vibegit state format 2 (many workflows): upgrade vibegit to read it'}\n"
+    "mode: {type: 'upgrade vibegit (state v2)'}\n"
 )
 
 T = TypeVar("T")
