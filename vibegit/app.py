@@ -70,7 +70,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     ):
         return  # nothing fetched to continue from (and no GitPython import to learn so)
     try:
-        name = remote.default_remote(repo, given)
+        name = remote.state_remote(repo, conf, given)
     except BadInput:
         if implicit:
             return

@@ -20,6 +20,7 @@ class Settings:
     mirror_dir: str = DEFAULT_MIRROR
     block_commits: str = "always"
     lang: str = "en"  # of reports that take no --lang: hooks, agents' session start
+    remote: str | None = None  # where the state branch belongs; None: the upstream's remote, else origin
 
     @property
     def state_ref(self) -> str:
@@ -60,4 +61,7 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
     lang = config.get("vibegit.lang", "en").strip().lower()
     if lang not in LANGS:
         lang = bad(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}", "en")
-    return Settings(branch, mirror, policy, lang)
+    remote = config.get("vibegit.remote", "").strip() or None
+    if remote is not None and (remote.startswith("-") or len(remote) > 100 or any(c <= " " for c in remote)):
+        remote = bad(f"git config vibegit.remote: {remote!r:.60} is not a remote name", "") or None
+    return Settings(branch, mirror, policy, lang, remote)

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional, TypeVar
+from typing import NamedTuple, Optional, TypeVar
 
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
-from vibegit.infra.formats import STATE_FILES, parse_all
+from vibegit.infra.formats import SESSION, STATE_FILES, parse_all, parse_session
 
 LOCK_TIMEOUT = 60.0
 MAX_RETRIES = 50
@@ -64,6 +64,33 @@ def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None 
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
     return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
+
+
+class SnapshotAt(NamedTuple):
+    """A snapshot of uncommitted work inside a state commit."""
+
+    path: str  # where its tree hangs in the state commit's tree
+    tree: str
+    base: str | None  # the commit it was taken on (checkpoint.commit); None when unknown
+
+
+def snapshots(repo: git.Repo, cat: git.CatFile, commit: str) -> list[SnapshotAt]:
+    """The snapshots a state commit holds, each with the commit it was taken
+    on: the one place that knows where they hang (the secret scan and
+    ``sync --redact`` find them here). An unreadable session.yaml gives no
+    base, so everything in the snapshot counts as new."""
+    tree, files = read_files(repo, cat, commit)
+    entry = next((e for e in tree if e.name == SNAPSHOT and e.mode == "40000"), None)
+    if entry is None:
+        return []
+    base = None
+    if SESSION in files:
+        try:
+            k = parse_session(files[SESSION]).checkpoint
+        except BadInput:
+            k = None
+        base = k.commit if k is not None else None
+    return [SnapshotAt(SNAPSHOT, entry.oid, base)]
 
 
 def read_state(repo: git.Repo, settings: Settings) -> Loaded:
