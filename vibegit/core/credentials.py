@@ -21,10 +21,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from vibegit.core.model import Checkpoint
 from vibegit.core.text import bad_char
+
+if TYPE_CHECKING:  # the pre-push hook imports these rules: no state model at start-up
+    from vibegit.core.model import Checkpoint
 
 REDACTED = "[REDACTED]"
 FINGERPRINT = re.compile(r"[0-9a-f]{20}\Z")
@@ -288,19 +290,25 @@ def decode(data: bytes) -> str:
     return data.decode(encoding(data), errors="replace")
 
 
-def decode_stream(chunks: Iterable[bytes]) -> Iterator[str]:
-    """Text from a blob read in pieces (the codec from its first piece)."""
+def decode_stream(chunks: Iterable[bytes], sniff: int = 4096) -> Iterator[str]:
+    """Text from a blob read in pieces (the codec from its first ``sniff`` bytes)."""
     decoder: codecs.IncrementalDecoder | None = None
+    head = b""
     for chunk in chunks:
         if decoder is None:
-            decoder = codecs.getincrementaldecoder(encoding(chunk))(errors="replace")
+            head += chunk
+            if len(head) < sniff:
+                continue
+            decoder = codecs.getincrementaldecoder(encoding(head))(errors="replace")
+            chunk, head = head, b""
         text = decoder.decode(chunk)
         if text:
             yield text
-    if decoder is not None:
-        tail = decoder.decode(b"", final=True)
-        if tail:
-            yield tail
+    if decoder is None:
+        decoder = codecs.getincrementaldecoder(encoding(head))(errors="replace")
+    tail = decoder.decode(head, final=True)
+    if tail:
+        yield tail
 
 
 def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLAP) -> Iterator[Hit]:
