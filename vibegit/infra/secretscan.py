@@ -160,12 +160,12 @@ def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple
 
 def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
     """What pushing ``tip`` would publish that the remote's copies lack."""
-    from vibegit.infra import store
-
     pushed = pushed_tips(repo, settings)
     commits = repo.out("rev-list", "--topo-order", "--reverse", tip, "--not", *pushed, "--").split()
     if not commits:
         return Scope([], [])
+    from vibegit.infra import store  # the state model and formats: only when there is something to scan
+
     have: set[str] = set()  # blobs the remote's copies already carry (their state and snapshot changes)
     for old in pushed:
         snaps = store.snapshots(repo, cat, old)
@@ -173,7 +173,7 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
         for s in snaps:
             have.update(oid for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
     blobs: list[Blob] = []
-    seen_snaps: set[tuple[str, str | None]] = set()
+    seen_snaps: set[str] = set()
     for commit in commits:
         snaps = store.snapshots(repo, cat, commit)
         for oid, path in _tree_blobs(repo, cat, f"{commit}^{{tree}}", "", {s.path for s in snaps}):
@@ -181,13 +181,13 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
                 have.add(oid)
                 blobs.append(Blob(oid, path, "state"))
         for s in snaps:
-            if (s.tree, s.base) in seen_snaps:
+            if s.tree in seen_snaps:
                 continue
-            seen_snaps.add((s.tree, s.base))
+            seen_snaps.add(s.tree)
             base = git.tree_of(repo, s.base)
+            # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each.
             for oid, path, added in _changes(repo, s.tree, base):
                 if oid not in have:
-                    have.add(oid)
                     blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
     return Scope(commits, blobs)
 
@@ -217,8 +217,11 @@ def scan(
     with git.CatFile(repo) as cat:  # its own reader: blobs are streamed through it
         scope = new_content(repo, settings, cat, tip)
         copies: dict[str, set[str]] = {}
+        scanned: dict[str, list[credentials.Hit] | None] = {}
         for blob in scope.blobs:
-            hits = _scan_blob(cat, blob.oid)
+            if blob.oid not in scanned:
+                scanned[blob.oid] = _scan_blob(cat, blob.oid)
+            hits = scanned[blob.oid]
             if hits is None:
                 findings.append(
                     Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
@@ -245,13 +248,16 @@ def scan(
 
 def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str:
     """The refusal: each finding's place and fingerprint, and what to do."""
-    lines = [
-        f"{f.where(settings)}: looks like a {f.kind} ({f.what}); fingerprint {f.fingerprint}" for f in findings[:limit]
-    ]
-    if len(findings) > limit:
-        lines.append(f"… and {len(findings) - limit} more ('vibegit secrets check' lists them all)")
+    lines = list(
+        dict.fromkeys(
+            f"{f.where(settings)}: looks like a {f.kind} ({f.what}); fingerprint {f.fingerprint}" for f in findings
+        )
+    )
+    shown = len(lines)  # one line per place: a file in several snapshots is listed once
+    if shown > limit:
+        lines = [*lines[:limit], f"… and {shown - limit} more ('vibegit secrets check' lists them all)"]
     return (
-        f"not pushing {settings.state_branch}: {len(findings)} value(s) in what it would publish look like "
+        f"not pushing {settings.state_branch}: {shown} value(s) in what it would publish look like "
         "credentials:\n  "
         + "\n  ".join(lines)
         + "\nNothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file "
