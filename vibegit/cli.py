@@ -174,7 +174,9 @@ def resume(
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
     force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
     remote: Optional[str] = typer.Option(
-        None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."
+        None,
+        "--remote",
+        help="Where to fetch the state from (default: git config vibegit.remote, else the upstream's, else origin).",
     ),
 ) -> int:
     """Take the lock again and print the recovery report. (/vibe-resume)
