@@ -79,7 +79,7 @@ class Row:
     baseline: float
     budget: str
     passed: bool
-    unit: str = "ms"
+    unit: str = "ms"  # "ms", "ms/MiB", "count", or bytes
 
     @property
     def ratio(self) -> float:
@@ -94,7 +94,11 @@ def table(rows: list[Row]) -> str:
     head = ("path", "measured", "baseline", "baseline median", "ratio", "budget", "result")
     body = []
     for r in rows:
-        fmt = (lambda v: f"{v:.1f} ms") if r.unit == "ms" else (lambda v: f"{v:,.0f} B")
+        fmt = {
+            "ms": lambda v: f"{v:.1f} ms",
+            "ms/MiB": lambda v: f"{v:.1f} ms/MiB",
+            "count": lambda v: f"{v:.0f}",
+        }.get(r.unit, lambda v: f"{v:,.0f} B")
         body.append(
             (
                 r.path,

@@ -18,6 +18,8 @@ import pytest
 from tests.helpers import VG, Machines, Result, init_repo, make_dirty
 from vibegit.main import main
 
+collect_ignore_glob = ["secrets_corpus/*"]  # the corpus's generator and its files are not tests
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Temporary repositories on a RAM disk when there is a roomy one: the tests

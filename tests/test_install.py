@@ -136,14 +136,15 @@ def test_a_git_lfs_style_post_checkout_keeps_working(
 
 def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: Path) -> None:
     seen = tmp_path / "pre-push-saw"
-    write_hook(hooks_of(repo) / "pre-push", f'#!/bin/sh\necho "$1" > {seen}\ncat >> {seen}\n')
+    write_hook(hooks_of(repo) / "pre-push", f'#!/bin/sh\necho "$1" >> {seen}\ncat >> {seen}\n')
     bare = bare_origin(repo, tmp_path)
     assert vg("install").code == 0
     start_workflow(vg)
     result = run_git(repo, "push", "origin", "main")
     assert result.code == 0, result.err
-    lines = seen.read_text().splitlines()  # it ran once: the state push runs no hooks again
-    assert len(lines) == 2 and lines[0] == "origin" and lines[1].startswith("refs/heads/main ")
+    lines = seen.read_text().splitlines()  # for the user's push, then for the state push (vibegit's own stays quiet)
+    assert len(lines) == 4 and lines[0] == lines[2] == "origin"
+    assert lines[1].startswith("refs/heads/main ") and lines[3].startswith("refs/heads/vibegit/state ")
     assert git(bare, "rev-parse", "refs/heads/vibegit/state") == git(repo, "rev-parse", "vibegit/state")
 
 

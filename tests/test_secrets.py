@@ -1,112 +1,149 @@
-"""Secrets stay home: a push of the state branch holding credentials is refused;
-sync --redact replaces them in what was never pushed."""
+"""What leaves the machine: only what is new is scanned (uncommitted changes
+and the state's text, never what the user's history holds), a credential is
+refused with file:line and fingerprint, a false positive is allowed once by
+fingerprint, and redaction never touches the user's files."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-import pytest
+import yaml
 
-from tests.helpers import Machines, git, remote_with_laptop, workflow_path
-from vibegit.infra.secretscan import redact_text, scan_text
+from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, workflow_dir, workflow_path
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+# Fake values, put together at run time (no whole credential in the source).
+AWS = "AKIA" + "Z7Q2M4X8R6T1W3YP"
+GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
 PEM = (
-    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"
+    "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n"
     "-----END RSA PRIVATE KEY-----\n"
 )
 
 
-@pytest.mark.parametrize(
-    "text, kind",
-    [
-        (f"aws_access_key_id = {AWS}\n", "AWS access key"),
-        (PEM, "private key block"),
-        ("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n", "GitHub token"),
-        ("SLACK=xoxb-123456789012-abcdefghijkl\n", "Slack token"),
-        ("db = postgres://app:s3cr3t-pw@db.internal:5432/app\n", "password in a URL"),
-        ('API_KEY = "9f8e7d6c5b4a39281726"\n', "secret assigned to a key-like name"),
-        ("DB_PASSWORD=Tr0ub4dor&3x!\n", "secret assigned to a key-like name"),
-    ],
-)
-def test_scan_finds_credentials(text: str, kind: str) -> None:
-    hits = scan_text("first line\n" + text)
-    assert [(h.line, h.kind) for h in hits] == [(2, kind)]
-    assert "[REDACTED]" in redact_text(text)
+def committed_keys(laptop: Path) -> None:
+    """Test keys and credentials the project commits on purpose, pushed."""
+    (laptop / "tests" / "certs").mkdir(parents=True)
+    (laptop / "tests" / "certs" / "server.key").write_text(PEM)
+    (laptop / "tests" / "fixtures.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\nGITHUB_TOKEN={GHP}\n")
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-q", "-m", "test fixtures")
+    git(laptop, "push", "-q", "origin", "main")
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "password: changeme\n",
-        "API_KEY=${API_KEY}\n",
-        "monkey = bananarama12\n",
-        "key = value\n",
-        "https://example.com/user@host\n",
-        "SECRET_KEY = os.environ['SECRET_KEY']\n",
-        "token = aaaaaaaaaaaaaaaa\n",
-        "    token = issue_token(user)  # WIP\n",
-        "API_KEY = settings.api_key\n",
-        "x_token = session_token\n",
-    ],
-)
-def test_scan_leaves_ordinary_text(text: str) -> None:
-    assert scan_text(text) == []
-
-
-def test_a_pushed_state_with_an_aws_key_in_a_snapshot_is_refused(tmp_path: Path, m: Machines) -> None:
+def test_only_what_is_new_is_scanned(tmp_path: Path, m: Machines) -> None:
     remote, laptop = remote_with_laptop(tmp_path)
+    committed_keys(laptop)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-    m.ok("laptop", laptop, "sync")
-    (laptop / "config").mkdir()
-    (laptop / "config" / "dev.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
+    # Uncommitted work that holds no new credential: an edit elsewhere, a committed key moved.
+    (laptop / "README.md").write_text("# demo\n\nmore\n")
+    (laptop / "tests" / "certs" / "server.key").rename(laptop / "tests" / "certs" / "moved.key")
+    (laptop / "tests" / "copy.env").write_text((laptop / "tests" / "fixtures.env").read_text())
+    m.ok("laptop", laptop, "checkpoint")
+    assert "Pushed vibegit/state to origin" in m.ok("laptop", laptop, "sync").out
+    assert m.ok("laptop", laptop, "secrets", "check").code == 0
+
+    # A credential added to an edited file: refused, naming file, line and fingerprint.
+    (laptop / "src" / "app.py").write_text(f"def login():\n    return None\n\nTOKEN = '{GHP[:-1]}Q'\n")
     m.ok("laptop", laptop, "checkpoint")
     pushed = git(remote, "rev-parse", "vibegit/state")
     refused = m("laptop", laptop, "sync")
     assert refused.code == 1
-    assert "/snapshot/config/dev.env:2: looks like a AWS access key" in refused.err
-    assert "--redact" in refused.err
+    assert "src/app.py:4: looks like a GitHub token (uncommitted work in a checkpoint's snapshot)" in refused.err
+    assert "fingerprint " in refused.err and "vibegit secrets allow" in refused.err and "--redact" in refused.err
+    assert "README.md" not in refused.err and "moved.key" not in refused.err and "copy.env" not in refused.err
     assert git(remote, "rev-parse", "vibegit/state") == pushed  # nothing left the machine
-
-    # The real pre-push hook: the user's push goes on, the state branch stays home;
-    # pushing the state branch itself is refused.
-    m.ok("laptop", laptop, "install")
-    git(laptop, "commit", "-q", "--no-verify", "--allow-empty", "-m", "work")
-    out = git(laptop, "push", "origin", "main")
-    assert git(remote, "rev-parse", "main") == git(laptop, "rev-parse", "main")
-    assert git(remote, "rev-parse", "vibegit/state") == pushed
-    proc = git(laptop, "push", "origin", "vibegit/state", check=False)
-    assert git(remote, "rev-parse", "vibegit/state") == pushed
-    del out, proc
-
-    redacted = m.ok("laptop", laptop, "sync", "--redact")
-    assert "Redacted 1 value(s)" in redacted.out and "Pushed" in redacted.out
-    assert git(remote, "grep", "-q", AWS, "vibegit/state", check=False) == ""
-    history = git(remote, "log", "-p", "--format=%B", "vibegit/state")
-    assert AWS not in history and "[REDACTED]" in history
-    assert "vibegit: redact" in git(laptop, "log", "-1", "--format=%s", "vibegit/state")
-    assert (laptop / "config" / "dev.env").read_text().endswith(f"{AWS}\n")  # the user's file is theirs
-    assert m.ok("laptop", laptop, "doctor").code == 0  # session.yaml follows the redacted snapshot
+    check = m("laptop", laptop, "secrets", "check")
+    assert check.code == 1 and "src/app.py:4" in check.err
 
 
-def test_a_private_key_in_an_event_text_is_refused_and_redacted(tmp_path: Path, m: Machines) -> None:
+def test_a_false_positive_is_allowed_once_by_fingerprint(tmp_path: Path, m: Machines) -> None:
     remote, laptop = remote_with_laptop(tmp_path)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-    notes = laptop / "project_document" / ".ai_state" / "active_context.md"
-    notes.write_text(notes.read_text().replace("## Notes\n", "## Notes\n" + PEM))
-    m.ok("laptop", laptop, "context", "--last", "pasted a key by mistake")
+    (laptop / "conf.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
+    m.ok("laptop", laptop, "checkpoint")
     refused = m("laptop", laptop, "sync")
-    assert refused.code == 1 and "active_context.md:" in refused.err and "private key block" in refused.err
+    assert refused.code == 1 and "conf.env:2: looks like a AWS access key id" in refused.err
+    fp = refused.err.split("fingerprint ", 1)[1].split()[0].rstrip(";")
+    assert m("laptop", laptop, "secrets", "allow", "not-a-fingerprint").code == 2
+    allowed = m.ok("laptop", laptop, "secrets", "allow", fp, "--note", "the vendor's documented test key")
+    assert "Commit .vibegit/secrets-allow" in allowed.out
+    text = (laptop / ".vibegit" / "secrets-allow").read_text()
+    assert fp in text and AWS not in text and "documented test key" in text
+    assert "already allowed" in m.ok("laptop", laptop, "secrets", "allow", fp.upper()).out
+    m.ok("laptop", laptop, "checkpoint")  # the allowlist is new uncommitted work too: it holds only hashes
+    assert "Pushed" in m.ok("laptop", laptop, "sync").out
+    assert AWS in git(remote, "show", workflow_path(remote, "snapshot/conf.env"))
+
+
+def test_redact_leaves_a_flagged_file_out_and_resume_says_why(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "config").mkdir()
+    (laptop / "config" / "dev.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
+    (laptop / "src" / "app.py").write_text(f"def login():\n    return 'WIP'\n# {GHP}\n")  # a committed file, edited
+    (laptop / "notes.txt").write_text("plain work, first\n")
+    m.ok("laptop", laptop, "checkpoint")
+    (laptop / "notes.txt").write_text("plain work\n")
+    m.ok("laptop", laptop, "checkpoint")  # a second snapshot carries the same flagged files
+    mine = {p: (laptop / p).read_bytes() for p in ("config/dev.env", "src/app.py", "notes.txt")}
+    assert m("laptop", laptop, "sync").code == 1
+
+    redacted = m.ok("laptop", laptop, "sync", "--redact")
+    assert "Left out of the snapshot: config/dev.env: looked like a credential (AWS access key id on line 2)" in (
+        redacted.out
+    )
+    assert "2 file(s) left out of the snapshot" in redacted.out and "Pushed" in redacted.out
+    assert {p: (laptop / p).read_bytes() for p in mine} == mine  # the user's files are theirs
+    assert git(remote, "log", "-p", "-S", AWS, "vibegit/state") == ""  # in no commit of what was pushed
+    assert git(remote, "log", "-p", "-S", GHP, "vibegit/state") == ""
+    assert "[REDACTED]" not in git(
+        remote, "grep", "-h", "-e", "REDACTED", workflow_path(remote, "snapshot"), check=False
+    )
+    assert git(remote, "show", workflow_path(remote, "snapshot/notes.txt")) == "plain work"
+    assert git(remote, "show", workflow_path(remote, "snapshot/src/app.py")) == git(laptop, "show", "HEAD:src/app.py")
+    assert "Vibegit-Withheld: config/dev.env" in git(laptop, "log", "-1", "--format=%B", "vibegit/state")
+    assert m.ok("laptop", laptop, "doctor").code == 0  # session.yaml follows the new snapshot
+
+    desktop = clone(remote, tmp_path / "desktop")
+    resumed = m.ok("desktop", desktop, "resume")
+    assert "Not restored: config/dev.env: looked like a credential (AWS access key id on line 2)" in resumed.out
+    assert "Not restored: src/app.py" in resumed.out
+    assert (desktop / "notes.txt").read_text() == "plain work\n"
+    assert not (desktop / "config" / "dev.env").exists()
+    assert (desktop / "src" / "app.py").read_text() == git(desktop, "show", "HEAD:src/app.py") + "\n"
+    assert "[REDACTED]" not in "".join(p.read_text() for p in desktop.rglob("*.py"))
+
+
+def test_a_secret_in_the_state_text_is_replaced_and_the_state_stays_valid(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "context", "--last", f"{GHP} was pasted here")  # a YAML value that starts with it
+    notes = laptop / MIRROR / "active_context.md"
+    notes.write_text(notes.read_text().replace("## Notes\n", "## Notes\n" + PEM))
+    m.ok("laptop", laptop, "context", "--next", "rotate the key")
+    m.ok("laptop", laptop, "task", "add", "T-001", f"revoke {GHP}")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1
+    here = "vibegit/state:" + workflow_dir(laptop)
+    assert f"{here}/session.yaml:" in refused.err and f"{here}/active_context.md:" in refused.err
+    assert f"{here}/kanban.md:" in refused.err and "message:1" in refused.err  # the event's summary too
     assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+
     m.ok("laptop", laptop, "sync", "--redact")
-    assert "PRIVATE KEY-----\n[REDACTED]" in git(remote, "show", workflow_path(remote, "active_context.md"))
-    assert "MIIEowIBAAKCAQEA" not in git(remote, "log", "-p", "vibegit/state")
+    session = yaml.safe_load(git(remote, "show", workflow_path(remote, "session.yaml")))
+    assert session["context"]["last_action"] == "[REDACTED] was pasted here"
+    assert "[REDACTED]" in git(remote, "show", workflow_path(remote, "active_context.md"))
+    assert "revoke [REDACTED]" in git(remote, "show", workflow_path(remote, "kanban.md"))
+    history = git(remote, "log", "-p", "--format=%B", "vibegit/state")
+    assert GHP not in history and "MIIEowIBAAKCAQEA" not in history
+    desktop = clone(remote, tmp_path / "desktop")
+    assert "rotate the key" in m.ok("desktop", desktop, "status").out  # the state parses elsewhere
 
 
 def test_credentials_stay_home_with_a_chained_pre_push_hook(tmp_path: Path, m: Machines) -> None:
-    """With a foreign pre-push hook chained (git-lfs, husky…), an explicit push
-    of a state branch holding a key is still refused."""
+    """With a foreign pre-push hook chained (git-lfs, husky…), the user's push
+    goes on without the state; an explicit push of the state branch is refused."""
     remote, laptop = remote_with_laptop(tmp_path)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
     m.ok("laptop", laptop, "sync")
@@ -117,6 +154,42 @@ def test_credentials_stay_home_with_a_chained_pre_push_hook(tmp_path: Path, m: M
     (laptop / "dev.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\n")
     m.ok("laptop", laptop, "checkpoint")
     pushed = git(remote, "rev-parse", "vibegit/state")
+    git(laptop, "commit", "-q", "--no-verify", "--allow-empty", "-m", "work")
+    proc = subprocess.run(["git", "push", "origin", "main"], cwd=laptop, capture_output=True, text=True)
+    assert proc.returncode == 0 and "dev.env:1: looks like a AWS access key id" in proc.stderr
+    assert "Your push goes on without it" in proc.stderr
+    assert git(remote, "rev-parse", "main") == git(laptop, "rev-parse", "main")
     proc = subprocess.run(["git", "push", "origin", "vibegit/state"], cwd=laptop, capture_output=True, text=True)
     assert proc.returncode != 0 and "look like credentials" in proc.stderr
     assert git(remote, "rev-parse", "vibegit/state") == pushed
+
+
+def test_redaction_reaches_every_workflow_and_keeps_the_others_as_they_were(tmp_path: Path, m: Machines) -> None:
+    """Two workflows on two branches: a key in one's snapshot, a token in the
+    other's task; one redaction takes both out, each workflow still reads."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "api")
+    (laptop / "config").mkdir()
+    (laptop / "config" / "dev.env").write_text(f"DEBUG=1\nAWS_ACCESS_KEY_ID={AWS}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    git(laptop, "stash", "-u", "-q")
+    git(laptop, "switch", "-q", "-c", "docs")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "docs")
+    m.ok("laptop", laptop, "task", "add", "T-001", f"revoke {GHP}")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "config/dev.env:2" in refused.err and "kanban.md" in refused.err
+
+    m.ok("laptop", laptop, "sync", "--redact")
+    history = git(remote, "log", "-p", "--format=%B", "vibegit/state")
+    assert AWS not in history and GHP not in history
+    listed = m.ok("laptop", laptop, "list", "--json").out
+    assert listed.count('"status": "running"') == 2
+    ids = git(remote, "ls-tree", "--name-only", "vibegit/state:workflows").split()
+    kanbans = "".join(git(remote, "show", f"vibegit/state:workflows/{i}/kanban.md") for i in ids)
+    assert "revoke [REDACTED]" in kanbans
+    assert m.ok("laptop", laptop, "doctor").code == 0
+    desktop = clone(remote, tmp_path / "desktop")
+    git(desktop, "switch", "-q", "main")
+    resumed = m.ok("desktop", desktop, "resume")
+    assert "Not restored: config/dev.env: looked like a credential" in resumed.out
+    assert not (desktop / "config" / "dev.env").exists()

@@ -66,7 +66,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     ):
         return  # nothing fetched to continue from (and no GitPython import to learn so)
     try:
-        name = remote.default_remote(repo, given)
+        name = remote.state_remote(repo, conf, given)
     except BadInput:
         if implicit:
             return
@@ -144,7 +144,7 @@ def record(
     here, or, with neither, for what all workflows share (the memory)."""
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
-    locks = remote.remote_locks(ctx.repo, ctx.settings, ctx.config, e, workflow) if workflow else []
+    locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []
     guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:

@@ -38,6 +38,10 @@ memory_parser = typer.Typer(
     help="Remembered rules and facts that outlive a workflow: add, list, remove.", no_args_is_help=True
 )
 parser.add_typer(memory_parser, name="memory")
+secrets_parser = typer.Typer(
+    help="The secret scan of what a push of the state branch publishes: check, allow.", no_args_is_help=True
+)
+parser.add_typer(secrets_parser, name="secrets")
 
 Lang = typer.Option(
     None,
@@ -186,7 +190,9 @@ def resume(
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
     force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
     remote: Optional[str] = typer.Option(
-        None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."
+        None,
+        "--remote",
+        help="Where to fetch the state from (default: git config vibegit.remote, else the upstream's, else origin).",
     ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
@@ -335,20 +341,48 @@ def demo() -> int:
 
 @parser.command()
 def sync(
-    remote: Optional[str] = typer.Option(None, "--remote", help="Remote name (default: upstream's, or origin)."),
-    redact: bool = typer.Option(
-        False, "--redact", help="Replace values that look like credentials in what is not pushed yet."
+    remote: Optional[str] = typer.Option(
+        None, "--remote", help="Remote name (default: git config vibegit.remote, else the upstream's, else origin)."
     ),
+    redact: bool = typer.Option(
+        False,
+        "--redact",
+        help="Take what looks like a credential out of what is not pushed yet: a flagged file is left out of "
+        "the snapshot, a value in the state's text is replaced. Your files are not touched.",
+    ),
+    no_verify: bool = typer.Option(False, "--no-verify", help="Push without running your pre-push hooks."),
 ) -> int:
     """Fetch the remote's state branch, fast-forward or merge, then push.
 
     Diverged histories are joined by a merge commit (both kept): per field the
     side that changed it, the newer when both did; tasks and memory united;
-    notes merged as text. What was decided is printed and recorded. A push
-    whose new content looks like it holds credentials is refused (exit 1)."""
+    notes merged as text. What was decided is printed and recorded. What the
+    push would publish that is new (uncommitted changes in snapshots, the
+    state's text) is scanned first: a credential is refused (exit 1) with its
+    file:line and fingerprint. Your pre-push hooks run for the push too."""
     from vibegit.commands import sync as sync_
 
-    return sync_.sync(remote, redact)
+    return sync_.sync(remote, redact, not no_verify)
+
+
+@secrets_parser.command("check")
+def secrets_check() -> int:
+    """List what the next push of the state branch would refuse (exit 1 when anything)."""
+    from vibegit.commands import secrets
+
+    return secrets.check()
+
+
+@secrets_parser.command("allow")
+def secrets_allow(
+    fingerprint: str = typer.Argument(..., metavar="FINGERPRINT", help="As a refusal prints it (20 hex digits)."),
+    note: str = typer.Option("", "--note", help="Why it is not a credential (kept beside the fingerprint)."),
+) -> int:
+    """Let one value through the secret scan, for everyone: its fingerprint (a
+    hash, never the value) goes to .vibegit/secrets-allow; commit that file."""
+    from vibegit.commands import secrets
+
+    return secrets.allow(fingerprint, note)
 
 
 @parser.command()

@@ -218,7 +218,12 @@ def test_events_other_parts_record() -> None:
     )
     assert lifecycle.merged(state, "origin", ["a", "b"])[1].details == ("Vibegit-Decision: a", "Vibegit-Decision: b")
     assert lifecycle.repaired(state, "f" * 40, "bad")[1].details == (f"Vibegit-Repaired-From: {'f' * 40}",)
-    assert lifecycle.redacted(state, 3, ("x",))[1].summary == "3 value(s) that looked like credentials"
+    assert (
+        lifecycle.redacted(state, 3, [], ("x",))[1].summary
+        == "3 value(s) that looked like credentials replaced in the state"
+    )
+    _, left_out = lifecycle.redacted(state, 0, ["a.env: why"], ())
+    assert left_out.summary.endswith("1 file(s) left out of the snapshot")
 
 
 def test_the_takeover_guard() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vibegit import app
-from vibegit.core import lifecycle, workflows
+from vibegit.core import credentials, lifecycle, workflows
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, BadInput, Refused
@@ -95,7 +95,7 @@ def go_to_checkpoint(
         return
     commit = k.commit
     if commit and not git.tree_of(repo, commit):
-        name = remote.default_remote(repo, given) if (given or git.remotes(repo)) else None
+        name = remote.state_remote(repo, settings, given) if (given or git.remotes(repo)) else None
         if name is None or not remote.fetch_commit(repo, name, commit):
             say(
                 f"The checkpoint's commit {commit[:12]} is not in this repository"
@@ -152,6 +152,8 @@ def _restore(
             "differs from the checkpoint's commit; 'vibegit resume --checkout' goes to the checkpoint first, "
             "'--force' writes the snapshot's version (HEAD's stays in git) (nothing was changed)"
         )
+    for note in credentials.withheld(state.checkpoint):
+        say(f"Not restored: {note}. Bring that file over yourself, keeping the credential out of git.")
     if p.withheld:
         say(
             f"Not restored: {', '.join(p.withheld)} (vibegit runs commands from there, and never runs what came "

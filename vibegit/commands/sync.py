@@ -2,8 +2,9 @@
 
 Fetch the remote's state branch, then fast-forward, or merge when both
 sides moved (a merge commit with both parents; rules in core/merge.py),
-refuse when the new content holds credentials (``--redact`` rewrites them
-away), push fast-forward only, and retry when the remote moved meanwhile.
+refuse when the new content holds credentials (``--redact`` takes them out
+of what was never pushed), push fast-forward only (the user's pre-push
+hooks run for it), and retry when the remote moved meanwhile.
 """
 
 from __future__ import annotations
@@ -136,20 +137,28 @@ def integrate(
 
 
 def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, say: Say) -> bool:
-    """Rewrite the commits not pushed yet without credentials, plus a ``redact`` event."""
-    done: list[tuple[int, int]] = []
+    """Take what looks like a credential out of the commits not pushed yet
+    (rewritten; see secretscan.rewrite), plus a ``redact`` event."""
+    done: list[secretscan.Redaction] = []
 
     def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
         done.clear()
         findings = secretscan.scan(repo, settings, tip) if tip else []
         if not findings or tip is None:
             return None, "", None
-        new_tip, count = secretscan.rewrite(repo, settings, tip)
-        loaded = store.load_commit(repo, cat, new_tip, f"{settings.state_branch}:")
-        state, event = lifecycle.redacted(loaded.fresh().state, count, tuple(secretscan.iter_lines(findings)))
-        tree = git.resolve(repo, f"{new_tip}^{{tree}}") or ""
-        done.append((count, len(findings)))
-        return store.commit(repo, config, e, tree, [new_tip], event, state), "vibegit: redact", None
+        red = secretscan.rewrite(repo, settings, tip, findings)
+        left = secretscan.scan(repo, settings, red.tip)
+        if left:
+            raise Refused(
+                f"could not take every credential out ({left[0].where(settings)}: {left[0].kind}); nothing was "
+                "changed. Remove it by hand, or 'vibegit secrets allow FINGERPRINT' if it is not one:\n"
+                + secretscan.refusal(left, settings)
+            )
+        loaded = store.load_commit(repo, cat, red.tip, f"{settings.state_branch}:")
+        state, event = lifecycle.redacted(loaded.fresh().state, red.values, red.withheld, tuple(red.places))
+        tree = git.resolve(repo, f"{red.tip}^{{tree}}") or ""
+        done.append(red)
+        return store.commit(repo, config, e, tree, [red.tip], event, state), "vibegit: redact", None
 
     store.publish(repo, settings, build)
     if not done:
@@ -157,19 +166,22 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
         return False
     commit = git.commit_of(repo, settings.state_ref) or ""
     mirror.refresh(repo, settings, commit, e, say, force=True)
-    count, places = done[0]
+    red = done[0]
+    for note in red.withheld:
+        say(f"Left out of the snapshot: {note}.")
     say(
-        f"Redacted {count} value(s) in {places} place(s) of the events not pushed yet "
-        f"(rewritten, plus event {commit[:10]}); the unredacted copies stay only in this repository's "
-        f"reflog of {settings.state_branch}."
+        f"Redacted the events not pushed yet: {red.values} value(s) replaced in the state's text, "
+        f"{len(red.withheld)} file(s) left out of the snapshot (rewritten, plus event {commit[:10]}); your "
+        f"files are not touched. The unredacted copies stay only in this repository's reflog of "
+        f"{settings.state_branch}."
     )
     return True
 
 
-def sync(given: str | None, do_redact: bool) -> int:
+def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
-    name = remote.default_remote(repo, given)
+    name = remote.state_remote(repo, settings, given)
     for _ in range(TRIES):
         e = app.facts(ctx)
         theirs = remote.fetch(repo, settings, name)
@@ -187,7 +199,7 @@ def sync(given: str | None, do_redact: bool) -> int:
         if tip == theirs:
             app.say(f"{settings.state_branch} is up to date with {name} ({(tip or '')[:10]}).")
             return OK
-        if remote.push(repo, settings, name):
+        if remote.push(repo, settings, name, verify):
             app.say(f"Pushed {settings.state_branch} to {name} ({(tip or '')[:10]}).")
             return OK
         app.say(f"{name} moved on while syncing; fetching again.")

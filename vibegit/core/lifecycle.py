@@ -488,9 +488,12 @@ def repaired(state: State, good: str, problem: str) -> Result:
     )
 
 
-def redacted(state: State, count: int, places: tuple[str, ...]) -> Result:
-    """``sync --redact``: what was replaced, on top of the rewritten events."""
-    return state, Event("redact", f"{count} value(s) that looked like credentials", details=places[:50])
+def redacted(state: State, values: int, withheld: list[str], places: tuple[str, ...]) -> Result:
+    """``sync --redact``: what was taken out, on top of the rewritten events."""
+    summary = f"{values} value(s) that looked like credentials replaced in the state"
+    if withheld:
+        summary += f", {len(withheld)} file(s) left out of the snapshot"
+    return state, Event("redact", summary, details=places[:50])
 
 
 # -- rules that guard events ---------------------------------------------------------

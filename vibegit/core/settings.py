@@ -20,18 +20,11 @@ class Settings:
     mirror_dir: str = DEFAULT_MIRROR
     block_commits: str = "always"
     lang: str = "en"  # of reports that take no --lang: hooks, agents' session start
+    remote: str | None = None  # where the state branch belongs; None: the upstream's remote, else origin
 
     @property
     def state_ref(self) -> str:
         return f"refs/heads/{self.state_branch}"
-
-
-def state_remote(config: dict[str, str], branch: str | None) -> str:
-    """The remote the state belongs to: ``vibegit.remote``, else the current
-    branch's upstream remote, else origin. Only this one can report a takeover."""
-    named = config.get("vibegit.remote", "").strip()
-    upstream = config.get(f"branch.{branch}.remote", "").strip() if branch else ""
-    return named or (upstream if upstream not in ("", ".") else "") or "origin"
 
 
 def settings(config: dict[str, str], fallback: Callable[[str], None] | None = None) -> Settings:
@@ -68,4 +61,7 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
     lang = config.get("vibegit.lang", "en").strip().lower()
     if lang not in LANGS:
         lang = bad(f"git config vibegit.lang: {lang!r:.20} is not one of: {', '.join(LANGS)}", "en")
-    return Settings(branch, mirror, policy, lang)
+    remote = config.get("vibegit.remote", "").strip() or None
+    if remote is not None and (remote.startswith("-") or len(remote) > 100 or any(c <= " " for c in remote)):
+        remote = bad(f"git config vibegit.remote: {remote!r:.60} is not a remote name", "") or None
+    return Settings(branch, mirror, policy, lang, remote)

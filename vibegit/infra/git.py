@@ -17,7 +17,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -175,8 +175,7 @@ class CatFile:
             stdout=subprocess.PIPE,
         )
 
-    def get(self, rev: str) -> tuple[str, str, bytes] | None:
-        """``(type, oid, content)`` of ``rev``, or None when it is missing."""
+    def _header(self, rev: str) -> tuple[str, str, int] | None:
         assert self._proc.stdin and self._proc.stdout
         if "\n" in rev:
             return None
@@ -187,9 +186,37 @@ class CatFile:
         if len(parts) != 3:  # "<rev> missing" / "ambiguous"
             return None
         oid, kind, size = parts
-        data = self._proc.stdout.read(int(size))
+        return kind, oid, int(size)
+
+    def get(self, rev: str) -> tuple[str, str, bytes] | None:
+        """``(type, oid, content)`` of ``rev``, or None when it is missing."""
+        found = self._header(rev)
+        if found is None:
+            return None
+        assert self._proc.stdout
+        data = self._proc.stdout.read(found[2])
         self._proc.stdout.read(1)  # the newline after the content
-        return kind, oid, data
+        return found[0], found[1], data
+
+    def stream(self, rev: str, piece: int = 1 << 20) -> tuple[str, int, Iterator[bytes]] | None:
+        """``(type, size, pieces)`` of ``rev``, its content read ``piece``
+        bytes at a time; read ``pieces`` to the end before the next request."""
+        found = self._header(rev)
+        if found is None:
+            return None
+        out = self._proc.stdout
+        assert out
+
+        def pieces(left: int) -> Iterator[bytes]:
+            while left:
+                data = out.read(min(piece, left))
+                if not data:
+                    raise GitError(f"git cat-file ended inside {rev[:12]}")
+                left -= len(data)
+                yield data
+            out.read(1)
+
+        return found[0], found[2], pieces(found[2])
 
     @property
     def closed(self) -> bool:
@@ -337,19 +364,25 @@ class Pushed(NamedTuple):
     ok: bool
     flags: list[str]  # git push --porcelain flags: "=" up to date, "!" rejected
     detail: str  # git's last line of error, when not ok
+    declined: bool = False  # a pre-push hook refused it
+    hook_said: str = ""  # the last lines the hook printed
 
 
-def push_ref(repo: Repo, ref: str, remote: str) -> Pushed:
+def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True) -> Pushed:
     """Push ``ref`` to the same name on ``remote``, fast-forward only.
 
-    --no-verify: the user's pre-push hooks vetted their own push; running them
-    again for an orphan state ref would re-run test suites (the pre-commit
-    framework would run its pre-push hooks on all files) and re-enter ours."""
+    The user's own pre-push hooks run for it (``verify``; their scanners
+    see what vibegit publishes too), vibegit's own stays quiet (IN_HOOK)."""
     env = clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
-    proc = run(["push", "--porcelain", "--no-verify", remote, f"{ref}:{ref}"], cwd=repo.toplevel, check=False, env=env)
+    args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{ref}:{ref}"]
+    proc = run(args, cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
     flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    return Pushed(proc.returncode == 0, flags, reason(proc))
+    said = proc.stderr.decode(errors="replace").splitlines()
+    # A pre-push hook that refuses leaves no ref line and no fatal error of git's own.
+    declined = proc.returncode != 0 and not flags and not any(line.startswith("fatal:") for line in said)
+    hook = [line for line in said if line.strip() and not line.startswith(("error: failed to push", "To "))]
+    return Pushed(proc.returncode == 0, flags, reason(proc), declined, "\n".join(hook[-8:]))
 
 
 def network_env() -> dict[str, str]:
@@ -442,16 +475,24 @@ def remotes(repo: Repo) -> list[str]:
     return repo.out("remote").split()
 
 
-def upstream_remote(repo: Repo) -> str | None:
-    """The remote of the current branch's upstream, if it has one.
+class Remotes(NamedTuple):
+    urls: dict[str, str]  # every remote with a URL, and its URL
+    upstream: str | None  # the remote of the current branch's upstream, if it has one
 
-    GitPython reads the branch configuration: callers talk to a remote
-    anyway, so its import cost does not matter there."""
-    import git as gitpython  # GitPython, not vibegit.infra.git
 
-    found = gitpython.Repo(repo.toplevel)
-    upstream = None if found.head.is_detached else found.active_branch.tracking_branch()
-    return upstream.remote_name if upstream is not None else None
+def remote_config(repo: Repo) -> Remotes:
+    """The remotes and the current branch's upstream remote (one ``git config``)."""
+    branch = head_branch(repo)
+    proc = repo.git("config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote)$", check=False)
+    urls: dict[str, str] = {}
+    upstream = None
+    for item in proc.stdout.decode(errors="replace").split("\0"):
+        key, _, value = item.partition("\n")
+        if key.startswith("remote.") and key.endswith(".url"):
+            urls.setdefault(key[len("remote.") : -len(".url")], value)
+        elif branch is not None and key == f"branch.{branch}.remote":
+            upstream = value
+    return Remotes(urls, upstream)
 
 
 def known_commits(repo: Repo, tip: str | None, ref: str, limit: int) -> dict[str, int]:

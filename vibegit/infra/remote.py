@@ -6,31 +6,45 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
-from vibegit.core import lifecycle
-from vibegit.core.model import Env, Lock
-from vibegit.core.settings import Settings, state_remote
-from vibegit.errors import BadInput, GitError, VibegitError
-from vibegit.infra import git, store
+from typing import TYPE_CHECKING
+
+from vibegit.core.settings import Settings
+from vibegit.errors import BadInput, GitError, Refused, VibegitError
+from vibegit.infra import git
+
+if TYPE_CHECKING:  # the pre-push hook asks state_remote: the state model and formats load only for remote_locks
+    from vibegit.core import lifecycle
+    from vibegit.core.model import Env, Lock
 
 
-def default_remote(repo: git.Repo, given: str | None) -> str:
-    """``--remote``, else the current branch's upstream remote, else origin (or the only one)."""
-    names = git.remotes(repo)
+def state_remote(repo: git.Repo, settings: Settings, given: str | None = None, found: git.Remotes | None = None) -> str:
+    """Where the state branch belongs (SPEC §9): ``--remote`` when given, else
+    ``git config vibegit.remote``, else the current branch's upstream remote,
+    else origin (or the only remote). Pushes, fetches and takeovers ask here
+    (``found``: the remotes, when the caller has read them)."""
+    found = found or git.remote_config(repo)
+    names = list(found.urls)
+    have = ", ".join(names) or "none"
     if given is not None:
         if given not in names:
-            have = ", ".join(names) or "none"
             raise BadInput(f"--remote {given[:60]}: no such remote (configured: {have})")
         return given
-    upstream = git.upstream_remote(repo)
-    if upstream is not None and upstream in names:
-        return upstream
+    if settings.remote is not None:
+        if settings.remote not in names:
+            raise BadInput(f"git config vibegit.remote: {settings.remote[:60]!r} is not a remote (configured: {have})")
+        return settings.remote
+    if found.upstream in names:
+        return found.upstream
     if "origin" in names:
         return "origin"
     if len(names) == 1:
         return names[0]
     if not names:
         raise BadInput("no git remote is configured; add one with 'git remote add origin URL'")
-    raise BadInput(f"several remotes ({', '.join(names)}) and none is the upstream or origin: pass --remote NAME")
+    raise BadInput(
+        f"several remotes ({have}) and none is the upstream or origin: pass --remote NAME, "
+        "or choose one for good with 'git config vibegit.remote NAME'"
+    )
 
 
 def remote_ref(repo: git.Repo, remote: str) -> str:
@@ -73,27 +87,47 @@ def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
     return False
 
 
-def push(repo: git.Repo, settings: Settings, remote: str) -> bool:
-    """Push the state branch fast-forward only; False when the remote moved on meanwhile."""
-    ref = settings.state_ref
-    pushed = git.push_ref(repo, ref, remote)
-    if pushed.ok:
-        tip = git.commit_of(repo, ref)
+def hook_refusal(settings: Settings, remote: str, pushed: git.Pushed, retry: str) -> str:
+    """What to say when the user's own pre-push hook refused the state push."""
+    said = f": {pushed.hook_said}" if pushed.hook_said else ""
+    return (
+        f"{settings.state_branch} was not pushed to {remote}: your pre-push hook refused it{said}\n"
+        f"Fix what it reports and run '{retry}' again; 'vibegit sync --no-verify' pushes it without your "
+        "pre-push hooks (vibegit's secret scan still runs)"
+    )
+
+
+def send(repo: git.Repo, settings: Settings, remote: str, verify: bool = True) -> git.Pushed:
+    """Push the state branch fast-forward only, the user's pre-push hooks run
+    for it (unless not ``verify``); what was pushed is recorded as the remote's copy."""
+    pushed = git.push_ref(repo, settings.state_ref, remote, verify)
+    if pushed.ok and pushed.flags != ["="]:
+        tip = git.commit_of(repo, settings.state_ref)
         if tip:
             repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
+    return pushed
+
+
+def push(repo: git.Repo, settings: Settings, remote: str, verify: bool = True) -> bool:
+    """``send`` for sync: False when the remote moved on meanwhile; a refusal says what to do."""
+    pushed = send(repo, settings, remote, verify)
+    if pushed.ok:
         return True
     if "!" in pushed.flags:
         return False
+    if pushed.declined:
+        raise Refused(hook_refusal(settings, remote, pushed, "vibegit sync"))
     raise GitError(f"git push {remote} failed: {pushed.detail}")
 
 
-def remote_locks(
-    repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, workflow_id: str
-) -> list[lifecycle.RemoteLock]:
+def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -> list[lifecycle.RemoteLock]:
     """The locks another host holds on workflow ``workflow_id`` in the copies of
     the state branch already fetched from the remote the state belongs to (a
     fork's upstream never reports a takeover), newest first; no git process
     when nothing was ever fetched."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import store
+
     common = repo.common_dir
     packed = common / "packed-refs"
     if not (
@@ -102,7 +136,10 @@ def remote_locks(
         or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
     ):
         return []
-    name = state_remote(config, e.branch)
+    try:
+        name = state_remote(repo, settings)
+    except BadInput:
+        return []  # no remote the state belongs to: no copy can report a takeover
     cat = git.reader(repo)
     local = cat.get(settings.state_ref)
     local_tip = local[1] if local is not None and local[0] == "commit" else None

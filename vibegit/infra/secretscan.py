@@ -1,194 +1,272 @@
-"""Secrets stay home (SPEC §10): scan what a push of the state branch would
-send for values that look like credentials, and redact them.
+"""Secrets stay home (SPEC §10): scan exactly what a push of the state branch
+would publish that is new, and take it out again (``sync --redact``).
 
-Scanned: every blob and commit message of the state branch that the remote
-does not have yet (not reachable from the remote's state tip, nor from the
-user's branches, remote-tracking refs and tags, which git pushes or pushed
-on their own), snapshot files included. Light imports only: the pre-push
-hook calls ``check``.
+What is new, per state commit the remote does not have yet (not reachable
+from any fetched copy of the state branch):
+
+- of each snapshot, the files that differ from the checkpoint's commit at the
+  same path (the uncommitted work; a file only moved is not new), unless the
+  remote's copy already carries that blob;
+- every other file of the state tree (the state's own text) the remote's
+  copy does not hold;
+- the commit messages.
+
+Content the user's history holds unchanged is never scanned, so committed
+test keys and fixtures are never flagged. Files are decoded (UTF-8, UTF-16
+and UTF-32 with or without a BOM; binary read as latin-1) and scanned as a
+stream, whatever their size; an object that cannot be read is refused,
+never skipped. Values whose fingerprint is in ``.vibegit/secrets-allow``
+pass. Rules: core/credentials.py. Light imports only: the pre-push hook
+calls ``check`` (the store is imported when there is something to scan).
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
+import os
 from collections.abc import Iterator
-from typing import NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
+from vibegit.core import credentials
 from vibegit.core.settings import Settings
-from vibegit.errors import GitError
+from vibegit.errors import BadInput, GitError
 from vibegit.infra import git
 
-MAX_BLOB = 2 << 20  # larger blobs are data, not configuration
-REDACTED = "[REDACTED]"
+if TYPE_CHECKING:
+    from vibegit.core.model import State
 
-_KEY_NAME = r"[A-Za-z0-9_.-]*(?:[_.-](?:KEY|TOKEN|SECRET)|TOKEN|SECRET|PASSWORD|PASSWD|APIKEY|PRIVATE_KEY)"
-_PLACEHOLDER = re.compile(
-    r"(?i)^(?:x+|\*+|\.+|changeme|change_me|example\w*|your\w*|redacted|none|null|true|false|"
-    r"password|secret|token|dummy\w*|test|placeholder)$|REDACTED|xxxx|\*\*\*"
-)
-
-
-class Rule(NamedTuple):
-    kind: str
-    pattern: re.Pattern[str]
-    group: int  # the part to redact: 0 the whole match
-
-
-RULES = (
-    Rule(
-        "private key block",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
-        1,
-    ),
-    Rule("AWS access key", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"), 0),
-    Rule("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"), 0),
-    Rule("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,250}"), 0),
-    Rule("Stripe key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{20,250}"), 0),
-    Rule("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), 0),
-    Rule(
-        "password in a URL",
-        re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s/:@\"'<>]{1,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"),
-        1,
-    ),
-    Rule(
-        "secret assigned to a key-like name",
-        re.compile(rf"(?i)\b{_KEY_NAME}\b[\"']?\s*[:=]\s*[\"']?([^\s\"'`,;(){{}}\[\]<>$%]{{8,250}})"),
-        1,
-    ),
-)
-
-
-def entropy(value: str) -> float:
-    """Shannon entropy in bits per character."""
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
-
-
-def _not_a_literal(value: str, text: str, end: int) -> bool:
-    """Words, repeated characters and code (a call, an attribute, a variable
-    name) assigned to a key-like name are not credentials."""
-    if entropy(value) < 3.0 or value.isalpha():
-        return True
-    if text[end : end + 1] in ("(", ".", "["):
-        return True
-    return bool(_IDENTIFIER.match(value)) and not any(c.isdigit() for c in value)
-
-
-class Hit(NamedTuple):
-    line: int
-    kind: str
-    start: int  # the span to redact
-    end: int
-
-
-def scan_text(text: str) -> list[Hit]:
-    hits: list[Hit] = []
-    for rule in RULES:
-        for match in rule.pattern.finditer(text):
-            start, end = match.span(rule.group)
-            value = match.group(rule.group)
-            if rule.group and (_PLACEHOLDER.search(value.strip()) or not value.strip()):
-                continue
-            if rule.kind.startswith("secret assigned") and _not_a_literal(value, text, end):
-                continue
-            if any(h.start <= start < h.end for h in hits):
-                continue
-            hits.append(Hit(text.count("\n", 0, match.start()) + 1, rule.kind, start, end))
-    return sorted(hits, key=lambda h: h.start)
-
-
-def redact_text(text: str, hits: list[Hit] | None = None) -> str:
-    hits = scan_text(text) if hits is None else hits
-    for hit in sorted(hits, key=lambda h: h.start, reverse=True):
-        replacement = f"\n{REDACTED}\n" if hit.kind == "private key block" else REDACTED
-        text = text[: hit.start] + replacement + text[hit.end :]
-    return text
+ALLOW_FILE = ".vibegit/secrets-allow"
+MAX_ALLOW_BYTES = 1 << 20
 
 
 class Finding(NamedTuple):
-    where: str  # "vibegit/state:snapshot/app.env:3" or "commit 1a2b3c4d5e message:2"
+    path: str  # a working-tree path (snapshot), a file of the state tree, or "" for a commit message
+    line: int
     kind: str
+    fingerprint: str
+    source: str  # "snapshot", "state" or "message"
     oid: str  # the blob or commit holding it
+    snapshot: str = ""  # the snapshot tree, for a file of a snapshot
+
+    def where(self, settings: Settings) -> str:
+        if self.source == "snapshot":
+            return f"{self.path}:{self.line}"
+        if self.source == "state":
+            return f"{settings.state_branch}:{self.path}:{self.line}"
+        return f"commit {self.oid[:10]} message:{self.line}"
+
+    @property
+    def what(self) -> str:
+        return {
+            "snapshot": "uncommitted work in a checkpoint's snapshot",
+            "state": "the workflow's state",
+            "message": "a state commit's message",
+        }[self.source]
 
 
-# -- what a push would send -------------------------------------------------------
+# -- the allowlist ----------------------------------------------------------------
 
 
-def exclusions(settings: Settings) -> list[str]:
-    """rev-list arguments for what the remotes already have or git pushes anyway."""
-    return [
-        "--not",
-        f"--exclude={settings.state_branch}",
-        "--branches",
-        "--remotes",
-        "--tags",
-        f"--glob={git.REMOTE_NS}*",
-    ]
+def allowlist(repo: git.Repo) -> frozenset[str]:
+    """The fingerprints in ``.vibegit/secrets-allow`` of the working tree
+    (project content: it travels with the team's commits). A link or an
+    oversized file allows nothing."""
+    path = repo.toplevel / ALLOW_FILE
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return frozenset()
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_ALLOW_BYTES + 1)
+    if len(data) > MAX_ALLOW_BYTES:
+        return frozenset()
+    found = set()
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if credentials.FINGERPRINT.match(word):
+            found.add(word)
+    return frozenset(found)
 
 
-def _decode(data: bytes) -> str | None:
-    if b"\0" in data[:8000]:
-        return None  # binary
-    return data.decode("utf-8", errors="replace")
+def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
+    """Add ``fingerprint`` to the allowlist file; False when it is there already."""
+    fp = fingerprint.strip().lower()
+    if not credentials.FINGERPRINT.match(fp):
+        raise BadInput(f"{fingerprint[:40]!r} is not a fingerprint (20 hex digits, as a refusal prints them)")
+    if fp in allowlist(repo):
+        return False
+    path = repo.toplevel / ALLOW_FILE
+    for probe in (path.parent, path):
+        if probe.is_symlink():
+            raise BadInput(f"{probe.relative_to(repo.toplevel)} is a symbolic link; not writing through it")
+    path.parent.mkdir(exist_ok=True)
+    new = not path.exists()
+    with path.open("a", encoding="utf-8") as f:
+        if new:
+            f.write("# Values vibegit's secret scan lets through, by fingerprint (never the value).\n")
+            f.write("# Added with 'vibegit secrets allow FINGERPRINT'; commit this file to share it.\n")
+        f.write(f"{fp}  # {' '.join(note.split())[:200]}\n" if note.strip() else f"{fp}\n")
+    return True
 
 
-def _new_objects(repo: git.Repo, tip: str, settings: Settings) -> tuple[list[str], list[tuple[str, str]]]:
-    raw = repo.git("rev-list", "--objects", tip, *exclusions(settings), "--").stdout.decode(errors="surrogateescape")
-    commits: list[str] = []
-    named: list[tuple[str, str]] = []
-    for line in raw.splitlines():
-        oid, _, path = line.partition(" ")
-        if not path and not _:
-            commits.append(oid)
-        elif path:
-            named.append((oid, path))
-    return commits, named
+# -- what a push would publish that is new ---------------------------------------------
 
 
-def scan(repo: git.Repo, settings: Settings, tip: str | None = None) -> list[Finding]:
-    """Credentials in what pushing the state branch would send."""
+class Blob(NamedTuple):
+    oid: str
+    path: str
+    source: str  # "snapshot" or "state"
+    snapshot: str = ""  # the snapshot tree a snapshot file is in
+    base: str = ""  # the tree that snapshot was taken on ("" unknown)
+    added: bool = False  # a path the base does not have
+
+
+class Scope(NamedTuple):
+    commits: list[str]  # state commits the remote does not have, oldest first
+    blobs: list[Blob]  # what in them is new, each blob once
+
+
+def pushed_tips(repo: git.Repo, settings: Settings) -> list[str]:
+    """Every fetched copy of the state branch: what the remotes have."""
+    raw = repo.out("for-each-ref", "--format=%(objectname)", git.REMOTE_NS, f"refs/remotes/*/{settings.state_branch}")
+    return sorted(set(raw.split()))
+
+
+def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
+    found = cat.get(tree)
+    if found is None or found[0] != "tree":
+        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
+    for e in git.parse_tree(repo, found[2]):
+        path = prefix + e.name
+        if path in skip:
+            continue
+        if e.mode == "40000":
+            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
+        elif e.mode != "160000":
+            yield e.oid, path
+
+
+def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple[str, str, bool]]:
+    """(blob, path, added) of the files ``snap`` changes against ``base_tree``; a file only moved is not one."""
+    from vibegit.infra import snapshot
+
+    diff = snapshot.diff(repo, base_tree or snapshot.empty_tree(repo), snap)
+    gone = {c.old.oid for c in diff.values() if c.old is not None and c.new is None}
+    for path, change in sorted(diff.items()):
+        new = change.new
+        if new is None or new.mode == "160000":
+            continue
+        if change.old is None and new.oid in gone:
+            continue  # moved, content unchanged
+        yield new.oid, path, change.old is None
+
+
+def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
+    """What pushing ``tip`` would publish that the remote's copies lack."""
+    pushed = pushed_tips(repo, settings)
+    commits = repo.out("rev-list", "--topo-order", "--reverse", tip, "--not", *pushed, "--").split()
+    if not commits:
+        return Scope([], [])
+    from vibegit.infra import store  # the state model and formats: only when there is something to scan
+
+    have: set[str] = set()  # blobs the remote's copies already carry (their state and snapshot changes)
+    for old in pushed:
+        snaps = store.snapshots(repo, cat, old)
+        have.update(oid for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
+        for s in snaps:
+            have.update(oid for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
+    blobs: list[Blob] = []
+    seen_snaps: set[str] = set()
+    for commit in commits:
+        snaps = store.snapshots(repo, cat, commit)
+        for oid, path in _tree_blobs(repo, cat, f"{commit}^{{tree}}", "", {s.path for s in snaps}):
+            if oid not in have:
+                have.add(oid)
+                blobs.append(Blob(oid, path, "state"))
+        for s in snaps:
+            if s.tree in seen_snaps:
+                continue
+            seen_snaps.add(s.tree)
+            base = git.tree_of(repo, s.base)
+            # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each.
+            for oid, path, added in _changes(repo, s.tree, base):
+                if oid not in have:
+                    blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
+    return Scope(commits, blobs)
+
+
+def _scan_blob(cat: git.CatFile, oid: str) -> list[credentials.Hit] | None:
+    found = cat.stream(oid)
+    if found is None or found[0] != "blob":
+        return None
+    return list(credentials.find_stream(credentials.decode_stream(found[2])))
+
+
+def _in_tree(repo: git.Repo, tree: str) -> set[str]:
+    """Every blob of ``tree`` (asked only when an added file was flagged: was it a copy?)."""
+    raw = repo.git("ls-tree", "-r", "-z", tree).stdout.decode(errors="surrogateescape")
+    return {item.split(" ", 2)[2].split("\t", 1)[0] for item in raw.split("\0") if item.count(" ") >= 2}
+
+
+def scan(
+    repo: git.Repo, settings: Settings, tip: str | None = None, allowed: frozenset[str] | None = None
+) -> list[Finding]:
+    """Credentials in what pushing the state branch (or ``tip``) would publish that is new."""
     tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
-    commits, named = _new_objects(repo, tip, settings)
+    allowed = allowlist(repo) if allowed is None else allowed
     findings: list[Finding] = []
-    if not commits and not named:
-        return findings
-    sizes = git.object_sizes(repo, [oid for oid, _ in named])
-    blobs = [
-        (oid, path)
-        for (oid, path), found in zip(named, sizes, strict=False)
-        if found is not None and found[0] == "blob" and found[1] <= MAX_BLOB
-    ]
-    with git.CatFile(repo) as cat:
-        for oid, path in blobs:
-            found = cat.get(oid)
-            text = _decode(found[2]) if found else None
-            for hit in scan_text(text) if text else ():
-                findings.append(Finding(f"{settings.state_branch}:{path}:{hit.line}", hit.kind, oid))
-        for oid in commits:
-            found = cat.get(oid)
+    with git.CatFile(repo) as cat:  # its own reader: blobs are streamed through it
+        scope = new_content(repo, settings, cat, tip)
+        copies: dict[str, set[str]] = {}
+        scanned: dict[str, list[credentials.Hit] | None] = {}
+        for blob in scope.blobs:
+            if blob.oid not in scanned:
+                scanned[blob.oid] = _scan_blob(cat, blob.oid)
+            hits = scanned[blob.oid]
+            if hits is None:
+                findings.append(
+                    Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
+                )
+                continue
+            hits = [h for h in hits if h.fingerprint not in allowed]
+            if hits and blob.added and blob.base:
+                if blob.base not in copies:
+                    copies[blob.base] = _in_tree(repo, blob.base)
+                if blob.oid in copies[blob.base]:
+                    continue  # a copy of a file the user's commit holds
+            for h in hits:
+                findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
+        for commit in scope.commits:
+            found = cat.get(commit)
             if found is None:
                 continue
-            message = found[2].decode(errors="replace").partition("\n\n")[2]
-            for hit in scan_text(message):
-                findings.append(Finding(f"commit {oid[:10]} message:{hit.line}", hit.kind, oid))
+            message = credentials.decode(found[2].partition(b"\n\n")[2])
+            for h in credentials.find(message):
+                if h.fingerprint not in allowed:
+                    findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
     return findings
 
 
 def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str:
-    lines = [f"{f.where}: looks like a {f.kind}" for f in findings[:limit]]
-    if len(findings) > limit:
-        lines.append(f"… and {len(findings) - limit} more")
+    """The refusal: each finding's place and fingerprint, and what to do."""
+    lines = list(
+        dict.fromkeys(
+            f"{f.where(settings)}: looks like a {f.kind} ({f.what}); fingerprint {f.fingerprint}" for f in findings
+        )
+    )
+    shown = len(lines)  # one line per place: a file in several snapshots is listed once
+    if shown > limit:
+        lines = [*lines[:limit], f"… and {shown - limit} more ('vibegit secrets check' lists them all)"]
     return (
-        f"not pushing {settings.state_branch}: {len(findings)} value(s) look like credentials:\n  "
+        f"not pushing {settings.state_branch}: {shown} value(s) in what it would publish look like "
+        "credentials:\n  "
         + "\n  ".join(lines)
-        + "\n'vibegit sync --redact' replaces them with [REDACTED] in what is not pushed yet, then pushes"
+        + "\nNothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file "
+        "is left out of the snapshot, a value in the state's text is replaced; your files are not touched); "
+        "if one is not a credential, 'vibegit secrets allow FINGERPRINT' lets it through "
+        f"(recorded in {ALLOW_FILE}: commit that file so your team's pushes let it through too)"
     )
 
 
@@ -198,107 +276,114 @@ def check(repo: git.Repo, settings: Settings) -> str | None:
     return refusal(findings, settings) if findings else None
 
 
-# -- redaction: rewrite what was never pushed ----------------------------------
+def allow_path(repo: git.Repo) -> Path:
+    return repo.toplevel / ALLOW_FILE
 
 
-def _commit_parts(data: bytes) -> tuple[list[str], str]:
-    head, _, message = data.decode(errors="surrogateescape").partition("\n\n")
-    return head.split("\n"), message
+# -- redaction: take them out of what was never pushed ----------------------------------
 
 
-class Rewriter:
-    """Copies of the unpushed state commits with every credential redacted:
-    same trees but for the redacted blobs, same authors, parents mapped."""
-
-    def __init__(self, repo: git.Repo, cat: git.CatFile) -> None:
-        self.repo = repo
-        self.cat = cat
-        self.blobs: dict[str, str] = {}
-        self.trees: dict[str, str] = {}
-        self.commits: dict[str, str] = {}
-        self.count = 0
-
-    def blob(self, oid: str) -> str:
-        if oid not in self.blobs:
-            found = self.cat.get(oid)
-            text = _decode(found[2]) if found and len(found[2]) <= MAX_BLOB else None
-            hits = scan_text(text) if text else []
-            if hits and text is not None:
-                self.count += len(hits)
-                self.blobs[oid] = git.write_object(
-                    self.repo, "blob", redact_text(text, hits).encode(errors="surrogateescape")
-                )
-            else:
-                self.blobs[oid] = oid
-        return self.blobs[oid]
-
-    def tree(self, oid: str) -> str:
-        if oid in self.trees:
-            return self.trees[oid]
-        found = self.cat.get(oid)
-        if found is None or found[0] != "tree":
-            raise GitError(f"tree {oid[:12]} is missing; run 'vibegit doctor'")
-        entries = git.parse_tree(self.repo, found[2])
-        out = []
-        snap_map: tuple[str, str] | None = None
-        for e in entries:
-            if e.mode == "40000":
-                new = self.tree(e.oid)
-                if e.name == "snapshot" and new != e.oid:  # a workflow directory
-                    snap_map = (e.oid, new)
-                out.append(e._replace(oid=new))
-            elif e.mode.startswith("100") or e.mode == "120000":
-                out.append(e._replace(oid=self.blob(e.oid)))
-            else:
-                out.append(e)
-        if snap_map:  # session.yaml names the snapshot tree: follow its new id
-            out = [self._follow(e, *snap_map) if e.name == "session.yaml" else e for e in out]
-        new_oid = git.write_tree(self.repo, out) if out != entries else oid
-        self.trees[oid] = new_oid
-        return new_oid
-
-    def _follow(self, entry: git.TreeEntry, old: str, new: str) -> git.TreeEntry:
-        found = self.cat.get(entry.oid)
-        if found is None:
-            return entry
-        data = found[2].replace(old.encode(), new.encode())
-        return entry._replace(oid=git.write_object(self.repo, "blob", data))
-
-    def commit(self, oid: str) -> str:
-        found = self.cat.get(oid)
-        if found is None or found[0] != "commit":
-            raise GitError(f"commit {oid[:12]} is missing; run 'vibegit doctor'")
-        headers, message = _commit_parts(found[2])
-        out: list[str] = []
-        for h in headers:
-            key, _, value = h.partition(" ")
-            if key == "tree":
-                out.append(f"tree {self.tree(value)}")
-            elif key == "parent":
-                out.append(f"parent {self.commits.get(value, value)}")
-            elif key in ("author", "committer"):
-                out.append(h)
-            # other headers (signatures) no longer hold for the new content
-        hits = scan_text(message)
-        if hits:
-            self.count += len(hits)
-            message = redact_text(message, hits)
-        body = "\n".join(out) + "\n\n" + message
-        new = git.write_object(self.repo, "commit", body.encode(errors="surrogateescape"))
-        self.commits[oid] = new
-        return new
+class Redaction(NamedTuple):
+    tip: str  # the rewritten tip
+    values: int  # values replaced in the state's own text and messages
+    withheld: list[str]  # snapshot files left out, with why
+    places: list[str]  # trailer lines for the redact event
 
 
-def rewrite(repo: git.Repo, settings: Settings, tip: str) -> tuple[str, int]:
-    """The tip of a redacted copy of the commits not pushed yet, and how many values."""
-    order = repo.out("rev-list", "--topo-order", "--reverse", tip, *exclusions(settings), "--").split()
-    with git.CatFile(repo) as cat:
-        rw = Rewriter(repo, cat)
-        for oid in order:
-            rw.commit(oid)
-        return rw.commits.get(tip, tip), rw.count
+def _withheld_note(findings: list[Finding]) -> str:
+    said = ", ".join(f"{f.kind} on line {f.line}" for f in findings[:5])
+    return f"{findings[0].path}: looked like a credential ({said}); left out by 'vibegit sync --redact'"
 
 
-def iter_lines(findings: list[Finding]) -> Iterator[str]:
+def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding]) -> Redaction:
+    """Copies of the state commits not pushed yet without ``findings``: a
+    flagged snapshot file is left out of the snapshot (its committed version,
+    or nothing, stands there instead, so a resume elsewhere leaves that file
+    alone and says why); a value in the state's own text is replaced by
+    [REDACTED] field by field, so every state file still parses; messages
+    likewise. Same authors, parents mapped. The user's files are not touched."""
+    from dataclasses import replace
+
+    from vibegit.infra import snapshot, store
+
+    allowed = allowlist(repo)
+    by_snap: dict[str, dict[str, list[Finding]]] = {}
     for f in findings:
-        yield f"Vibegit-Redacted: {f.where} ({f.kind})"
+        if f.source == "snapshot":
+            by_snap.setdefault(f.snapshot, {}).setdefault(f.path, []).append(f)
+    flagged_state = {f.oid for f in findings if f.source == "state"}
+    flagged_messages = {f.oid for f in findings if f.source == "message"}
+    commits = repo.out(
+        "rev-list", "--topo-order", "--reverse", tip, "--not", *pushed_tips(repo, settings), "--"
+    ).split()
+    mapped: dict[str, str] = {}
+    new_snaps: dict[str, str] = {}
+    count = 0
+    withheld: dict[str, str] = {}
+
+    def clean(text: str, values: set[str]) -> str:
+        nonlocal count
+        hits = [h for h in credentials.find(text) if h.fingerprint not in allowed]
+        count += len(hits)
+        text = credentials.redact(text, hits)
+        for v in values:
+            if v in text:
+                count += text.count(v)
+                text = text.replace(v, credentials.REDACTED)
+        return text
+
+    with git.CatFile(repo) as cat:
+        values: set[str] = set()
+        for oid in flagged_state:
+            found = cat.get(oid)
+            if found is not None:
+                hits = credentials.find(credentials.decode(found[2]))
+                values.update(h.value for h in hits if h.fingerprint not in allowed and len(h.value) >= 4)
+        for commit in commits:
+            found = cat.get(commit)
+            if found is None or found[0] != "commit":
+                raise GitError(f"commit {commit[:12]} is missing; run 'vibegit doctor'")
+            head, _, message = found[2].decode(errors="surrogateescape").partition("\n\n")
+            snaps = store.snapshots(repo, cat, commit)
+            trees: dict[str, str] = {}
+            for s in snaps:
+                if s.tree not in by_snap:
+                    continue
+                if s.tree not in new_snaps:
+                    paths = by_snap[s.tree]
+                    new_snaps[s.tree] = snapshot.without(repo, s.tree, git.tree_of(repo, s.base), sorted(paths))
+                    for path, fs in paths.items():
+                        withheld[path] = _withheld_note(fs)
+                trees[s.path] = new_snaps[s.tree]
+            state_blobs = dict(_tree_blobs(repo, cat, f"{commit}^{{tree}}", "", {s.path for s in snaps}))
+            tree = git.resolve(repo, f"{commit}^{{tree}}") or ""
+            if trees or flagged_state & set(state_blobs):
+
+                def fix(state: State) -> State:
+                    state = credentials.map_text(state, lambda text: clean(text, values))
+                    k = state.checkpoint
+                    if k is not None and k.snapshot in new_snaps:
+                        gone = [withheld[path] for path in by_snap[k.snapshot]]
+                        k = credentials.with_withheld(replace(k, snapshot=new_snaps[k.snapshot]), gone)
+                        state = replace(state, checkpoint=k)
+                    return state
+
+                loaded = store.load_commit(repo, cat, commit, f"{settings.state_branch}@{commit[:10]}:")
+                tree = store.rewritten(repo, cat, loaded, fix, new_snaps, flagged_state)
+            headers = []
+            for h in head.split("\n"):
+                key, _, value = h.partition(" ")
+                if key == "tree":
+                    headers.append(f"tree {tree}")
+                elif key == "parent":
+                    headers.append(f"parent {mapped.get(value, value)}")
+                elif key in ("author", "committer"):
+                    headers.append(h)
+                # other headers (signatures) no longer hold for the new content
+            if commit in flagged_messages:
+                message = clean(message, set())
+            body = "\n".join(headers) + "\n\n" + message
+            mapped[commit] = git.write_object(repo, "commit", body.encode(errors="surrogateescape"))
+    places = [f"Vibegit-Redacted: {f.where(settings)} ({f.kind})" for f in findings if f.source != "snapshot"]
+    places += [f"Vibegit-Withheld: {path}" for path in withheld]
+    return Redaction(mapped.get(tip, tip), count, list(withheld.values()), places)

@@ -97,6 +97,30 @@ def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
             )
 
 
+def without(repo: git.Repo, snap: str, base: str | None, paths: list[str]) -> str:
+    """``snap`` with ``paths`` as in ``base`` (absent where ``base`` lacks
+    them): those files are left out of the snapshot, so restoring it
+    elsewhere leaves them alone. A scratch index, never the user's."""
+    base = base or empty_tree(repo)
+    raw = repo.git("ls-tree", "-z", "--full-tree", base, "--", *paths).stdout.decode(errors="surrogateescape")
+    back: dict[str, str] = {}
+    for item in raw.split("\0"):
+        if item:
+            meta, _, path = item.partition("\t")
+            mode, _, oid = meta.split(" ")
+            back[path] = f"{mode} {oid}"
+    lines = [f"{back.get(p, '0 ' + repo.null_oid)}\t{p}" for p in paths]
+    with temp_index(repo, copy=False) as env:
+        git.run(["read-tree", snap], cwd=repo.toplevel, env=env)
+        git.run(
+            ["update-index", "-z", "--index-info"],
+            cwd=repo.toplevel,
+            env=env,
+            input="\0".join(lines).encode(errors="surrogateescape") + b"\0",
+        )
+        return git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
+
+
 def head_tree(repo: git.Repo) -> str:
     return git.head_tree(repo) or empty_tree(repo)
 

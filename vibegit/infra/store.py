@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Optional, TypeVar
+from typing import Any, NamedTuple, Optional, TypeVar
 
 from vibegit.core import workflows
 from vibegit.core.model import Env, Event, Memory, State, Status
@@ -34,6 +34,7 @@ from vibegit.infra.formats import (
     parse_all,
     parse_index,
     parse_memory,
+    parse_session,
     render_all,
     render_index,
 )
@@ -165,6 +166,42 @@ def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None 
     return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
 
 
+class SnapshotAt(NamedTuple):
+    """A snapshot of uncommitted work inside a state commit."""
+
+    path: str  # where its tree hangs in the state commit's tree
+    tree: str
+    base: str | None  # the commit it was taken on (checkpoint.commit); None when unknown
+
+
+def snapshots(repo: git.Repo, cat: git.CatFile, commit: str) -> list[SnapshotAt]:
+    """The snapshots a state commit holds, each with the commit it was taken
+    on: the one place that knows where they hang (the secret scan and
+    ``sync --redact`` find them here). An unreadable session.yaml gives no
+    base, so everything in the snapshot counts as new."""
+    root = _entries(repo, cat, f"{commit}^{{tree}}")
+    places: list[tuple[str, tuple[git.TreeEntry, ...]]] = [("", root)]  # format 1: at the root
+    entry = next((e for e in root if e.name == WORKFLOWS and e.mode == "40000"), None)
+    if entry is not None:
+        places += [
+            (f"{WORKFLOWS}/{e.name}/", _entries(repo, cat, e.oid))
+            for e in _entries(repo, cat, entry.oid)
+            if e.mode == "40000"
+        ]
+    found = []
+    for prefix, tree in places:
+        snap = next((e for e in tree if e.name == SNAPSHOT and e.mode == "40000"), None)
+        if snap is None:
+            continue
+        session = _blobs(cat, tree, (SESSION,)).get(SESSION)
+        try:
+            k = parse_session(session).checkpoint if session is not None else None
+        except BadInput:
+            k = None
+        found.append(SnapshotAt(prefix + SNAPSHOT, snap.oid, k.commit if k is not None else None))
+    return found
+
+
 def read_state(repo: git.Repo, settings: Settings) -> Loaded:
     return load(repo, git.reader(repo), settings)
 
@@ -255,6 +292,36 @@ def assemble(
     else:
         root.pop(BRANCHES, None)
     return git.write_tree(repo, root.values())
+
+
+def rewritten(
+    repo: git.Repo,
+    cat: git.CatFile,
+    loaded: Loaded,
+    fix: Callable[[State], State],
+    snapshots: dict[str, str],
+    drop: set[str],
+) -> str:
+    """``loaded``'s root tree with every workflow's state and the shared
+    memory passed through ``fix``, snapshot trees replaced as ``snapshots``
+    maps them (old id -> new) and the other blobs ``drop`` names left out;
+    the index follows the fixed states (how ``sync --redact`` rewrites a
+    commit it has not pushed; a format-1 commit comes out upgraded)."""
+    changed: dict[str, str] = {}
+    listed: list[Summary] = []
+    for f in flows(repo, cat, loaded):
+        state = fix(replace(f.state, memory=Memory()))
+        files = render_all(state)
+        files.pop(MEMORY, None)
+        snap = next((e for e in f.tree if e.name == SNAPSHOT and e.mode == "40000"), None)
+        trees: dict[str, str | None] = {SNAPSHOT: snapshots[snap.oid]} if snap and snap.oid in snapshots else {}
+        changed[f.id] = workflow_tree(repo, tuple(e for e in f.tree if e.oid not in drop), files, trees)
+        listed.append(workflows.summarize(state))
+    memory_text = None
+    if loaded.memory_file is not None:
+        memory_text = render_all(fix(State(memory=loaded.memory))).get(MEMORY)
+    extra = [e for e in loaded.tree if e.name not in (*KNOWN, *WORKFLOW_FILES, SNAPSHOT) and e.oid not in drop]
+    return assemble(repo, cat, loaded, changed, tuple(listed), memory_text, extra)
 
 
 def _blob(repo: git.Repo, name: str, text: str) -> git.TreeEntry:

@@ -1,0 +1,131 @@
+"""The rules of what looks like a credential, with nothing but Python."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from vibegit.core import credentials as c
+from vibegit.core.model import Checkpoint, Context, State, Task
+
+# Fake values, put together at run time.
+GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
+AZ = "Zm9v" * 21 + "YmE=="[:2] + "=="
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("aws_access_key_id = AKIA" + "Z7Q2M4X8R6T1W3YP\n", "AWS access key id"),
+        ("-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIAbcdefghijklmnopqrstuvwxyz012345\n-----END", "private key"),
+        (f"token: {GHP}\n", "GitHub token"),
+        ("SLACK=xoxb-" + "123456789012-abcdefghijkl\n", "Slack token"),
+        ("db = postgres://app:s3cr3t-pw@db.internal:5432/app\n", "password in a URL"),
+        ("cache: redis://:Zk2p9QwLx7Rt@redis:6379/0\n", "password in a URL"),  # empty user
+        ('API_KEY = "9f8e7d6c5b4a39281726"\n', "secret assigned to a key-like name"),
+        ("DB_PASSWORD=Tr0u$b4dor&3x!\n", "secret assigned to a key-like name"),  # '$' inside
+        ('  secretKey: "q8Z2kP0xW4mN7vB1cR5tY9uJ3hG6fD2sA0lK8jH4",\n', "secret assigned to a key-like name"),
+        (f"DefaultEndpointsProtocol=https;AccountName=x;AccountKey={AZ};", "Azure storage key"),
+        ("the key is sk-proj-" + "Ab3De5Fg7Hj9Kl1Mn2Pq4Rs6Tu8Vw0Xy2Za4Bc6De8Fg0Hi\n", "OpenAI key"),
+        (
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3In0.abcdefghijklmnopqrstuvwx\n",
+            "JSON web token",
+        ),
+        ("https://hooks.slack.com/services/" + "T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX\n", "Slack webhook"),
+        ("machine api.example.org login me password Hx9sK2mQ4pLw\n", "netrc password"),
+    ],
+)
+def test_found_on_its_line(text: str, kind: str) -> None:
+    hits = c.find("first line\n" + text)
+    assert [(h.line, h.kind) for h in hits][:1] == [(2, kind)]
+    assert c.REDACTED in c.redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: changeme\n",
+        "API_KEY=${API_KEY}\n",
+        "monkey = bananarama12\n",  # ends with 'key', but is no key-like name
+        "key = value\n",
+        "https://example.com/user@host\n",
+        "SECRET_KEY = os.environ['SECRET_KEY']\n",
+        "token = aaaaaaaaaaaaaaaa\n",
+        "    token = issue_token(user)  # WIP\n",
+        "API_KEY = settings.api_key\n",
+        "x_token = session_token\n",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n",  # the AWS documentation's key
+        "url = postgres://scott:tiger@localhost/test\n",  # demo credentials
+        "AWS_SECRET_ACCESS_KEY=\nSLACK_CHANNEL=general-announcements\n",  # an empty value does not take the next line
+        "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----\n",  # documentation
+        'curl -H "Authorization: Bearer <token>"\n',
+        "ssl_key = /etc/ssl/private/client-key.pem\n",
+    ],
+)
+def test_ordinary_text_passes(text: str) -> None:
+    assert c.find(text) == []
+
+
+def test_fingerprints_name_the_value_not_the_place() -> None:
+    one = c.find(f"a = 1\ntoken: {GHP}\n")[0]
+    two = c.find(f"GITHUB={GHP}")[0]
+    assert one.fingerprint == two.fingerprint == c.fingerprint(GHP)
+    assert c.FINGERPRINT.match(one.fingerprint) and GHP not in one.fingerprint
+
+
+@pytest.mark.parametrize("codec, bom", [("utf-8", b""), ("utf-8", codecs.BOM_UTF8), ("utf-16-le", b""),
+                                        ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
+                                        ("utf-32-le", codecs.BOM_UTF32_LE)])  # fmt: skip
+def test_text_is_decoded_whatever_its_encoding(codec: str, bom: bytes) -> None:
+    data = bom + f"héllo\r\nGITHUB_TOKEN={GHP}\r\n".encode(codec)
+    assert [h.line for h in c.find(c.decode(data))] == [2]
+    pieces = [data[i : i + 3] for i in range(0, len(data), 3)]  # split inside characters
+    assert [h.line for h in c.find_stream(c.decode_stream(pieces))] == [2]
+
+
+def test_binary_is_read_as_bytes_so_text_inside_it_is_seen() -> None:
+    data = b"\x89PNG\0\0\x01" * 50 + f"\0token={GHP}\0".encode() + b"\xff\0" * 50
+    assert c.encoding(data) == "latin-1"
+    assert [h.kind for h in c.find(c.decode(data))] == ["GitHub token"]
+
+
+def test_streaming_finds_each_hit_once_and_whole_across_chunks() -> None:
+    filler = "".join(f"line {i} ordinary text\n" for i in range(3000))
+    pem = (
+        "-----BEGIN RSA "
+        + "PRIVATE KEY-----\n"
+        + "MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn\n" * 30
+        + "-----END RSA PRIVATE KEY-----\n"
+    )
+    text = filler + f"t = '{GHP}'\n" + filler + pem + filler + "machine h\n login u\n password Hx9sK2mQ4pLw\n"
+    whole = c.find(text)
+    for chunk in (512, 1000, 4096):
+        pieces = [text[i : i + 333] for i in range(0, len(text), 333)]
+        streamed = list(c.find_stream(pieces, chunk=chunk, overlap=2048))
+        assert [(h.line, h.kind, h.value) for h in streamed] == [(h.line, h.kind, h.value) for h in whole]
+        assert [(h.start, h.end) for h in streamed] == [(h.start, h.end) for h in whole]
+    assert [h.kind for h in whole] == ["GitHub token", "private key", "netrc password"]
+
+
+def test_the_state_text_is_redacted_field_by_field() -> None:
+    state = State(
+        context=Context(goal="ship", last_action=f"{GHP} pasted", pending_questions=(f"rotate {GHP}?",)),
+        tasks=(Task("T-001", f"revoke {GHP}"),),
+        checkpoint=Checkpoint(commit="a" * 40, extra={"note": f"x {GHP}"}),
+    )
+    clean = c.map_text(state, c.redact)
+    assert clean.context.last_action == "[REDACTED] pasted" and clean.context.goal == "ship"
+    assert clean.context.pending_questions == ("rotate [REDACTED]?",)
+    assert clean.tasks[0].title == "revoke [REDACTED]" and clean.tasks[0].id == "T-001"
+    assert clean.checkpoint is not None and clean.checkpoint.commit == "a" * 40
+    assert clean.checkpoint.extra == {"note": "x [REDACTED]"}
+
+
+def test_files_left_out_of_a_snapshot_are_noted_in_the_checkpoint() -> None:
+    k = c.with_withheld(Checkpoint(), ["a.env: looked like a credential"])
+    k = c.with_withheld(k, ["a.env: looked like a credential", "b.env: too"])
+    assert c.withheld(k) == ["a.env: looked like a credential", "b.env: too"]
+    hostile = Checkpoint(extra={"withheld": ["x\x1b[2Jy", 3, {"a": 1}, "z" * 999]})
+    assert c.withheld(hostile) == ["x [2Jy", "z" * 300]
+    assert c.withheld(Checkpoint(extra={"withheld": "nope"})) == [] and c.withheld(None) == []

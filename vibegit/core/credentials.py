@@ -1,0 +1,392 @@
+"""What looks like a credential (SPEC §10): the rules, the built-in
+allowlist, fingerprints, decoding, streaming, and redaction of the state's
+own text. Pure: text in, findings out (infra/secretscan.py decides what to
+scan and reads it from git).
+
+Each rule starts with a literal or a small character set and checks the
+character before it in Python: a leading ``\\b`` or look-behind would turn
+off the regex engine's fast prefix search (20-30x slower per MiB). The
+rules, the allowlist and the numbers behind them are in docs/secrets.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import dataclasses
+import hashlib
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from enum import Enum
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from vibegit.core.text import bad_char
+
+if TYPE_CHECKING:  # the pre-push hook imports these rules: no state model at start-up
+    from vibegit.core.model import Checkpoint
+
+REDACTED = "[REDACTED]"
+FINGERPRINT = re.compile(r"[0-9a-f]{20}\Z")
+
+
+class Rule(NamedTuple):
+    kind: str
+    pattern: re.Pattern[str]
+    group: int  # the secret itself (0: the whole match); redacted and fingerprinted
+    edge: str = ""  # characters that must not come right before the match ("" none)
+    check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer"
+
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_WORD = _UPPER + "abcdefghijklmnopqrstuvwxyz_"
+_TOKEN = _WORD + "-"
+# A value assigned to a name: not starting with a quote, '$' (a variable) or a
+# bracket; '$' is allowed inside (passwords have it). Stops at quotes,
+# spaces and separators.
+_VALUE = r"""([^\s"'`,;(){}\[\]<>$%\\][^\s"'`,;(){}\[\]<>%\\]{7,249})"""
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "private key",
+        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
+        1,
+        check="pem",
+    ),
+    Rule("AWS access key id", re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"), 0, _UPPER),
+    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD),
+    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD),
+    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN),
+    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD),
+    Rule(
+        "Slack webhook",
+        re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
+        0,
+    ),
+    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD),
+    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD),
+    Rule(
+        "OpenAI key",
+        re.compile(
+            r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|[A-Za-z0-9_-]{16,250}T3BlbkFJ[A-Za-z0-9_-]{16,250})"
+        ),
+        0,
+        _TOKEN,
+    ),
+    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN),
+    Rule("SendGrid key", re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), 0, _TOKEN),
+    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD),
+    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN),
+    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1),
+    Rule("JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"), 0, _TOKEN),
+    Rule(
+        "Discord bot token",
+        re.compile(r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"),
+        0,
+        _TOKEN,
+    ),
+    Rule("bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer"),
+    # scheme://user:password@host; the user may be empty (redis://:pw@host)
+    Rule("password in a URL", re.compile(r"://[^\s/:@\"'<>]{0,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"), 1, "", "url"),
+    Rule("netrc password", re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"), 1, _WORD),
+    Rule("base64 user:password", re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"), 1, _WORD, "basic"),
+    Rule("base64 user:password", re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""), 1, "", "basic"),
+    Rule("pgpass line", re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"), 1),
+    # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
+    Rule(
+        "secret assigned to a key-like name",
+        re.compile(rf"""(?i)(key|token|secret|passw(?:or)?d)["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?{_VALUE}"""),
+        2,
+        "",
+        "keyword",
+    ),
+)
+
+# -- the built-in allowlist: what is never a credential -----------------------------
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%\([^)]*\)s|changeme|change_me\w*|example\w*|your\w*|"
+    r"redacted|none|null|true|false|dummy\w*|test\w*|placeholder|pass(?:word|wd)?\d*|pwd|secret|token|"
+    r"tiger|foo|bar|baz|user)$"
+    r"|xxxx|XXXX|\*\*\*|REDACTED|EXAMPLE|(?i:your[-_](?:api[-_]?)?(?:key|token|secret|password))"
+)
+_WORDS = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*[.?!]?\Z|[A-Za-z]+(?:[ \t]+\S+)+\Z")  # words, UI text, prose
+_IDENT = re.compile(r"\+?[A-Za-z_][A-Za-z_.|:+-]*\Z")  # names, slugs, dotted paths without digits
+_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
+_PATH = re.compile(r"(?:~|\.{1,2})?/(?:[\w.-]+/)+[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|jks|json|txt|der)\Z")
+_SEQUENCES = ("0123456789" * 3, "abcdefghijklmnopqrstuvwxyz" * 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 2)
+_SHAPELESS = ("url", "keyword", "basic", "bearer")  # found by where they stand, not by a known format
+# Published example values (the jwt.io example token's signature).
+_KNOWN_EXAMPLES = frozenset({"SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"})
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def is_placeholder(value: str, check: str = "") -> bool:
+    """A known non-credential: placeholders, documentation keys (…EXAMPLE…),
+    demo credentials (user:pass, scott:tiger); and, for values found only by
+    where they stand (a name, a URL, a header), words and prose, file paths,
+    names without digits and sequences. A digit-less passphrase assigned by
+    name goes through: the price of not flagging every word."""
+    v = value.strip().strip("\"'")
+    if not v or _PLACEHOLDER.search(v) or any(x in v for x in _KNOWN_EXAMPLES):
+        return True
+    if check in _SHAPELESS:
+        return bool(_WORDS.match(v) or _PATH.match(v) or _IDENT.match(v)) or any(v in seq for seq in _SEQUENCES)
+    return False
+
+
+def _keyword_name(text: str, start: int, word: str) -> bool:
+    """The whole name before the separator ends with a key-like word:
+    ``*_KEY``/``*.key``/camelCase ``secretKey`` (not ``monkey``), any
+    ``*TOKEN``, ``*SECRET``, ``*PASSWORD``, ``*PASSWD``, ``APIKEY``."""
+    if word.lower() != "key":
+        return True
+    before = text[start - 1] if start > 0 else ""
+    if before in ("_", ".", "-"):
+        return True
+    if word == "Key" and (before.islower() or before.isdigit()):
+        return True  # camelCase: secretKey, apiKey, AccountKey
+    return text[max(0, start - 3) : start].lower() == "api"  # apikey, APIKEY
+
+
+def _literal(value: str, text: str, end: int) -> bool:
+    """A literal, not words, repeated characters or code (a call, an
+    attribute, a variable name) assigned to a key-like name."""
+    if entropy(value) < 3.0 or value.isalpha():
+        return False
+    if text[end : end + 1] in ("(", ".", "["):
+        return False
+    return not (_CODE.match(value) and not any(c.isdigit() for c in value))
+
+
+def _basic(value: str) -> bool:
+    """base64 of ``user:password`` with a real-looking password."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    _, sep, password = raw.partition(":")
+    return bool(sep) and len(password) >= 3 and raw.isprintable() and not is_placeholder(password, "url")
+
+
+def _url(text: str, start: int) -> bool:
+    """``://`` stands after a scheme (letters, digits, ``+.-``, starting with a letter)."""
+    i = start
+    while i > 0 and i > start - 21 and (text[i - 1].isalnum() or text[i - 1] in "+.-"):
+        i -= 1
+    return i < start and text[i].isalpha()
+
+
+_PEM_BODY = re.compile(r"[A-Za-z0-9+/]{20}")
+
+
+def _passes(rule: Rule, match: re.Match[str], text: str) -> bool:
+    value, check = match.group(rule.group), rule.check
+    if check == "pem":
+        return _PEM_BODY.search(value) is not None  # a header alone, or "...", is documentation
+    if check == "keyword":
+        shaped = _keyword_name(text, match.start(), match.group(1)) and _literal(value, text, match.end(2))
+    elif check == "url":
+        shaped = _url(text, match.start())
+    elif check == "basic":
+        shaped = _basic(value)
+    elif check == "bearer":
+        shaped = entropy(value) >= 3.5 and not value.isalpha() and not value.isdigit()
+    else:
+        shaped = True
+    return shaped and not is_placeholder(value, check)
+
+
+class Hit(NamedTuple):
+    line: int
+    kind: str
+    start: int  # the secret's span in the text scanned
+    end: int
+    value: str
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.value)
+
+
+def fingerprint(value: str) -> str:
+    """What the allowlist records instead of the value: 80 bits of a hash of
+    it (whitespace around it ignored). A hash of a weak password can be
+    guessed by trying passwords: allow only what is not a credential."""
+    return hashlib.sha256(b"vibegit-secret\0" + value.strip().encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def find(text: str, first_line: int = 1) -> list[Hit]:
+    """Every credential-like value in ``text``, by position (the first rule
+    wins where two overlap); ``first_line`` numbers the text's first line."""
+    found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
+    for index, rule in enumerate(RULES):
+        for match in rule.pattern.finditer(text):
+            start = match.start()
+            if start > 0 and text[start - 1] in rule.edge and rule.edge:
+                continue
+            if _passes(rule, match, text):
+                s, e = match.span(rule.group)
+                found.append((s, index, e, rule.kind, match.group(rule.group)))
+    found.sort()
+    kept: list[tuple[int, int, int, str, str]] = []
+    for hit in found:
+        if kept and hit[0] < kept[-1][2]:  # overlaps the one before: the earlier rule wins
+            if hit[1] < kept[-1][1]:
+                kept[-1] = hit
+            continue
+        kept.append(hit)
+    line, pos, out = first_line, 0, []
+    for s, _, e, kind, value in kept:
+        line += text.count("\n", pos, s)
+        pos = s
+        out.append(Hit(line, kind, s, e, value))
+    return out
+
+
+def redact(text: str, hits: Iterable[Hit] | None = None) -> str:
+    """``text`` with each hit's value replaced by ``[REDACTED]``."""
+    for hit in sorted(find(text) if hits is None else hits, key=lambda h: h.start, reverse=True):
+        replacement = f"\n{REDACTED}\n" if hit.kind == "private key" else REDACTED
+        text = text[: hit.start] + replacement + text[hit.end :]
+    return text
+
+
+# -- decoding and streaming -------------------------------------------------------------
+
+CHUNK = 1 << 20  # characters scanned at once
+OVERLAP = 8192  # carried into the next chunk, so a match across the cut is found whole
+
+
+def encoding(head: bytes) -> str:
+    """The codec of a blob from its first bytes: a BOM (UTF-8, UTF-16, UTF-32),
+    UTF-16 without one (NUL in every other byte), UTF-8; anything else with
+    NUL bytes is binary, read as latin-1 so the text inside it is still seen."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if b"\0" not in head:
+        return "utf-8"
+    sample = head[:4096]
+    even, odd = sample[0::2], sample[1::2]
+    if odd and odd.count(0) > 0.4 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even and even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return "latin-1"
+
+
+def decode(data: bytes) -> str:
+    return data.decode(encoding(data), errors="replace")
+
+
+def decode_stream(chunks: Iterable[bytes], sniff: int = 4096) -> Iterator[str]:
+    """Text from a blob read in pieces (the codec from its first ``sniff`` bytes)."""
+    decoder: codecs.IncrementalDecoder | None = None
+    head = b""
+    for chunk in chunks:
+        if decoder is None:
+            head += chunk
+            if len(head) < sniff:
+                continue
+            decoder = codecs.getincrementaldecoder(encoding(head))(errors="replace")
+            chunk, head = head, b""
+        text = decoder.decode(chunk)
+        if text:
+            yield text
+    if decoder is None:
+        decoder = codecs.getincrementaldecoder(encoding(head))(errors="replace")
+    tail = decoder.decode(head, final=True)
+    if tail:
+        yield tail
+
+
+def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLAP) -> Iterator[Hit]:
+    """``find`` over text of any length, ``chunk`` characters at a time: a hit
+    is reported from the window in which it does not touch the far end, so
+    each is found once and whole (matches up to ``overlap`` long)."""
+    buffer, line, offset = "", 1, 0  # the buffer's first line and its offset in the whole text
+    pieces = iter(pieces)
+    done = False
+    while not done:
+        while len(buffer) < chunk + overlap and not done:
+            piece = next(pieces, None)
+            if piece is None:
+                done = True
+            else:
+                buffer += piece
+        if done:
+            safe = len(buffer)
+        else:
+            safe = buffer.rfind("\n", 0, len(buffer) - overlap) + 1 or len(buffer) - overlap
+        for hit in find(buffer, line):
+            if hit.start < safe:
+                yield hit._replace(start=hit.start + offset, end=hit.end + offset)
+        line += buffer.count("\n", 0, safe)
+        offset += safe
+        buffer = buffer[safe:]
+
+
+# -- redaction of the state's own text ----------------------------------------------------
+
+D = TypeVar("D")
+
+
+def map_text(record: D, fix: Callable[[str], str]) -> D:
+    """``record`` (a frozen dataclass such as State) with ``fix`` applied to
+    every string in it, nested records, tuples and mappings included; enums
+    and mapping keys are left alone."""
+    return _map(record, fix)  # type: ignore[no-any-return]
+
+
+def _map(value: Any, fix: Callable[[str], str]) -> Any:
+    if isinstance(value, Enum):
+        return value
+    if isinstance(value, str):
+        return fix(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _map(getattr(value, f.name), fix) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    if isinstance(value, tuple):
+        return tuple(_map(v, fix) for v in value)
+    if isinstance(value, list):
+        return [_map(v, fix) for v in value]
+    if isinstance(value, dict):
+        return {k: _map(v, fix) for k, v in value.items()}
+    return value
+
+
+# -- files left out of a snapshot -----------------------------------------------------------
+
+WITHHELD = "withheld"  # checkpoint key: the snapshot's files left out, each "path: why"
+MAX_WITHHELD = 50
+
+
+def with_withheld(k: Checkpoint, notes: list[str]) -> Checkpoint:
+    """``k`` noting that these files were left out of its snapshot."""
+    kept = withheld(k)
+    kept += [n for n in notes if n not in kept]
+    return dataclasses.replace(k, extra={**k.extra, WITHHELD: kept[:MAX_WITHHELD]})
+
+
+def withheld(k: Checkpoint | None) -> list[str]:
+    """The files left out of ``k``'s snapshot, with why (read from a state
+    that may be hostile: strings only, one line each, bounded)."""
+    found = k.extra.get(WITHHELD) if k is not None else None
+    if not isinstance(found, list):
+        return []
+    out = []
+    for note in found[:MAX_WITHHELD]:
+        if isinstance(note, str) and note.strip():
+            out.append("".join(c if bad_char(c) is None else " " for c in note.strip())[:300])
+    return out
