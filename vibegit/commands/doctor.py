@@ -102,11 +102,10 @@ def doctor(repair: bool) -> int:
         say(line)
     if code is not None:
         return code
-    for path, _ in broken_mirror:
-        if path.is_file():
-            aside = path.with_name(path.name + ".broken")
-            path.replace(aside)
-            say(f"Moved the broken {path.name} of the mirror aside to {aside.name}.")
+    for rel, _ in broken_mirror:
+        aside = mirror.set_aside(repo, rel)
+        if aside is not None:
+            say(f"Moved the broken {rel.rsplit('/', 1)[-1]} of the mirror aside to {aside.rsplit('/', 1)[-1]}.")
     with git.CatFile(repo) as cat:
         mirror.rewrite(repo, settings, cat, git.commit_of(repo, settings.state_ref) or "", say)
     return REFUSED if any("not an orphan" in p for p in problems) else OK
