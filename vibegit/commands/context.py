@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from vibegit import app
 from vibegit.core import lifecycle
+from vibegit.core.text import clean
 from vibegit.errors import OK
 
 
 def context(last: str | None, next_: str | None, question: str | None, answer: int | None) -> int:
     written = app.event(lifecycle.context, last, next_, question, answer)
     for i, q in enumerate(written.state.context.pending_questions, 1):
-        app.say(f"  open question {i}: {q}")
+        app.say(f"  open question {i}: {clean(q)}")
     return OK

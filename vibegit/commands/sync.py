@@ -14,6 +14,7 @@ from vibegit import app
 from vibegit.core import lifecycle, merge
 from vibegit.core.model import Env
 from vibegit.core.settings import Settings
+from vibegit.core.text import clean
 from vibegit.errors import OK, Refused
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import STATE_FILES, render_all
@@ -55,6 +56,7 @@ def _merge(
         return {x.name: x for x in side.tree if x.name not in skip} if side else {}
 
     entries = merge.merge_files(others(b), others(o), others(t), theirs_newer, name, decisions)
+    decisions[:] = [clean(d) for d in decisions]  # names and values from the remote: printed and in trailers
     # The snapshot follows the checkpoint that won (it names its tree).
     snap = merged.checkpoint.snapshot if merged.checkpoint is not None else None
     found = cat.get(snap) if snap and git.is_oid(snap) else None

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vibegit.core.text import bad_char, clean
 from vibegit.errors import OK
 from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
 
@@ -80,7 +81,7 @@ def _session_id(data: dict[str, Any]) -> str | None:
     if not isinstance(value, str):
         return None
     value = value.strip()
-    if not value or len(value) > MAX_SESSION_ID or any(ch in value for ch in "\0\r\n"):
+    if not value or len(value) > MAX_SESSION_ID or bad_char(value) is not None:
         return None
     return value
 
@@ -92,7 +93,7 @@ def _record_session(h: Any, data: dict[str, Any], agent: str) -> None:
     session_id = _session_id(data)
     if session_id is None:
         return
-    source = data.get("source") if isinstance(data.get("source"), str) else ""
+    source = clean(data["source"]) if isinstance(data.get("source"), str) else ""
     e = app.facts(h)
     try:  # notices go to stderr; stdout is the agent's context
         app.record(

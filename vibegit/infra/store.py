@@ -17,6 +17,7 @@ from typing import Optional, TypeVar
 
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings
+from vibegit.core.text import clean
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
 from vibegit.infra.formats import STATE_FILES, parse_all
@@ -71,7 +72,8 @@ def read_state(repo: git.Repo, settings: Settings) -> Loaded:
 
 
 def message(event: Event, state: State, env: Env) -> str:
-    summary = " ".join(event.summary.split())
+    """The commit message: a subject and one trailer a line (no text can add a line)."""
+    summary = " ".join(clean(event.summary).split())
     if len(summary) > 72:
         summary = summary[:71] + "…"
     trailers = [f"Vibegit-Event: {event.name}"]
@@ -83,7 +85,7 @@ def message(event: Event, state: State, env: Env) -> str:
         trailers.append(f"Vibegit-Task: {event.task}")
     trailers.append(f"Vibegit-Head: {env.head or 'none'}")
     trailers += event.details
-    return f"vibegit: {event.name} {summary}\n\n" + "\n".join(trailers) + "\n"
+    return f"vibegit: {event.name} {summary}\n\n" + "\n".join(clean(t) for t in trailers) + "\n"
 
 
 def build_tree(
@@ -186,7 +188,9 @@ def history(repo: git.Repo, settings: Settings, count: int) -> list[dict[str, st
             key, sep, value = line.partition(": ")
             if sep and key.startswith("Vibegit-"):
                 trailers[key[len("Vibegit-") :].lower()] = value
-        entries.append({"commit": commit_id, "date": date, "author": author, "subject": subject, **trailers})
+        # Anyone who can push writes these: shown as text, never as terminal controls.
+        shown = {"date": date, "author": author, "subject": subject, **trailers}
+        entries.append({"commit": commit_id, **{k: clean(v) for k, v in shown.items()}})
     return entries
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vibegit.core.model import State
+from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git
 from vibegit.infra.formats import YamlDoc
@@ -231,7 +232,8 @@ def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outco
         except subprocess.TimeoutExpired:
             out = b""
         code = None
-    text = out[-MAX_OUTPUT:].decode("utf-8", errors="replace")
+    # Shown on the terminal and recorded in the history: text, never terminal controls.
+    text = clean(out[-MAX_OUTPUT:].decode("utf-8", errors="replace"), one_line=False)
     return Outcome(hook, code, text, time.monotonic() - started)
 
 
