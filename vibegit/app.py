@@ -174,6 +174,8 @@ def record(
     written = store.publish(ctx.repo, ctx.settings, build, show)
     for notice in written.notices:
         warn(notice)
+    if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):
+        warn(hooks.skipped)
     if announce:
         say(f"✔ {written.event.name}: {written.event.summary}  [{ctx.settings.state_branch} {written.commit[:10]}]")
     if hooks:

@@ -314,6 +314,35 @@ def sync(
 
 
 @parser.command()
+def trust(
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Skip the question; needs VIBEGIT_TRUST=yes in the environment."
+    ),
+) -> int:
+    """Let the project's .vibegit/hooks.yaml run: shows its commands, asks, records your yes.
+
+    The file is project content (a clone, a branch, a pull request wrote it):
+    its commands are skipped until you trust it. Trust is kept outside the
+    repository ($XDG_DATA_HOME/vibegit/trust, else ~/.local/share/vibegit/trust),
+    one entry per repository path and SHA-256 of the file: any change needs
+    trust again. The question is asked on the terminal only (refused with no
+    terminal, or when an agent's environment variable such as CLAUDECODE is
+    set); --yes works only with VIBEGIT_TRUST=yes set, which an agent limited
+    to vibegit commands cannot set. Git config hooks are yours and need no trust."""
+    from vibegit.commands import trust as trust_
+
+    return trust_.trust_hooks(yes)
+
+
+@parser.command()
+def untrust() -> int:
+    """Forget every trusted version of .vibegit/hooks.yaml in this repository."""
+    from vibegit.commands import trust as trust_
+
+    return trust_.untrust_hooks()
+
+
+@parser.command()
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
 ) -> int:
