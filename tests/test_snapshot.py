@@ -81,13 +81,13 @@ def test_restore_plan_never_loses_a_local_change(dirty_repo: Path) -> None:
     assert snap
     base = snapshot.head_tree(repo)
     git(dirty_repo, "stash", "-u", "-q")  # back to HEAD: everything would be written
-    plan = snapshot.plan(repo, snap, base)
+    plan = snapshot.plan(repo, snap, base, MIRROR)
     assert sorted(plan.write) == ["notes.txt", "src/app.py", "staged.txt"] and not plan.local
     (dirty_repo / "src" / "app.py").write_text("different\n")
     (dirty_repo / "notes.txt").write_text("untracked\n")  # same as the snapshot: fine
-    plan = snapshot.plan(repo, snap, base)
-    assert plan.local == ["src/app.py"] and plan.write == ["staged.txt"] and plan.in_sync == 1
-    snapshot.apply(repo, snap, plan.write, plan.delete)
+    plan = snapshot.plan(repo, snap, base, MIRROR)
+    assert plan.local == {"src/app.py": "src/app.py"} and plan.write == ["staged.txt"] and plan.in_sync == 1
+    snapshot.apply(repo, plan, snap, plan.write, plan.delete, [])
     assert (dirty_repo / "staged.txt").read_text() == "staged\n"
     assert (dirty_repo / "src" / "app.py").read_text() == "different\n"
 

@@ -168,7 +168,9 @@ def pause(
 def resume(
     lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
-    force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
+    force: bool = typer.Option(
+        False, "--force", help="Save what of yours stands in the way in .git/vibegit/backups/, then restore."
+    ),
     remote: Optional[str] = typer.Option(
         None, "--remote", help="Where to fetch the state from (default: upstream's or origin)."
     ),
@@ -178,9 +180,13 @@ def resume(
     After a clone elsewhere: takes the remote's state branch, fetches the
     checkpoint's commit, says where HEAD is (--checkout goes there), and
     restores the checkpoint's uncommitted work where that loses nothing:
-    files changed here differently are listed and left alone (exit 1) unless
-    --force saves them as a stash entry first. A workflow running on another
-    host is taken over; that host's next event is refused and says so."""
+    anything of yours in the way (changed, untracked or ignored files,
+    directories, links) is listed and left alone (exit 1) unless --force
+    copies it to a checked backup under .git/vibegit/backups/ first and
+    prints the command that brings it back. Nested repositories, .git,
+    .vibegit/, agent settings and the mirror are never written. A workflow
+    running on another host is taken over; that host's next event is
+    refused and says so."""
     from vibegit.commands import resume as resume_
 
     return resume_.resume(_lang(lang), checkout, force, remote)

@@ -12,6 +12,7 @@ user's path and is followed as given.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import secrets
 import stat
@@ -90,6 +91,9 @@ class _Dir:
 
     def symlink(self, target: str, name: str) -> None:
         os.symlink(target, name, dir_fd=self.fd) if self.fd is not None else os.symlink(target, self.path / name)
+
+    def readlink(self, name: str) -> str:
+        return os.readlink(name, dir_fd=self.fd) if self.fd is not None else os.readlink(self.path / name)
 
     def close(self) -> None:
         if self.fd is not None:
@@ -284,6 +288,76 @@ def symlink(root: Path, rel: str | os.PathLike[str], target: str) -> None:
     parent, name = _split(rel)
     with opendir(root, parent, create=True) as d:
         d.symlink(target, name)
+
+
+def inventory(root: Path, rel: str | os.PathLike[str], digest: bool = True) -> dict[str, str]:
+    """Everything at and below ``root/rel`` (no link followed), by path: a
+    file's SHA-256 and exec bit (``digest``), a link's target, a directory,
+    or something else; two equal inventories mean a faithful copy."""
+    found: dict[str, str] = {}
+    parent, name = _split(rel)
+    with opendir(root, parent) as d:
+        _inventory(d, name, "/".join(parts(rel)), found, digest)
+    return found
+
+
+def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
+    st = d.stat(name)
+    if st is None:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        found[path] = "link " + d.readlink(name)
+    elif stat.S_ISREG(st.st_mode) and not digest:
+        found[path] = "file"
+    elif stat.S_ISREG(st.st_mode):
+        sha = hashlib.sha256()
+        with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                sha.update(block)
+        found[path] = f"file {'x' if st.st_mode & 0o111 else '-'} {sha.hexdigest()}"
+    elif stat.S_ISDIR(st.st_mode):
+        found[path] = "dir"
+        inner = d.sub(name)
+        try:
+            for child in sorted(inner.listdir()):
+                _inventory(inner, child, f"{path}/{child}", found, digest)
+        finally:
+            inner.close()
+    else:
+        found[path] = "other"
+
+
+def copy(src: Path, rel: str | os.PathLike[str], dst: Path) -> None:
+    """Copy ``src/rel`` (all below it too) to ``dst/rel``: bytes and exec bits,
+    links as links; nothing followed on either side. ``dst/rel`` must not exist."""
+    parent, name = _split(rel)
+    with opendir(src, parent) as s, opendir(dst, parent, create=True) as d:
+        _copy(s, d, name)
+
+
+def _copy(s: _Dir, d: _Dir, name: str) -> None:
+    st = s.stat(name)
+    if st is None:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        d.symlink(s.readlink(name), name)
+    elif stat.S_ISREG(st.st_mode):
+        with os.fdopen(s.open(name, os.O_RDONLY), "rb") as f_in:
+            out = d.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, st.st_mode & 0o777 | 0o600)
+            with os.fdopen(out, "wb") as f_out:
+                for block in iter(lambda: f_in.read(1 << 20), b""):
+                    f_out.write(block)
+    elif stat.S_ISDIR(st.st_mode):
+        d.mkdir(name)
+        inner_s, inner_d = s.sub(name), d.sub(name)
+        try:
+            for child in inner_s.listdir():
+                _copy(inner_s, inner_d, child)
+        finally:
+            inner_s.close()
+            inner_d.close()
+    else:
+        raise BadInput(f"{s.path / name}: not a file, link or directory; not copying it")
 
 
 def free_name(root: Path, rel: str, suffix: str, data: bytes | None = None) -> str | None:
