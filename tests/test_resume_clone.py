@@ -188,7 +188,10 @@ def test_resume_never_restores_hook_commands_from_the_state_branch(tmp_path: Pat
     m.ok("laptop", laptop, "sync")
     desktop = clone(remote, tmp_path / "desktop")
     result = m.ok("desktop", desktop, "resume")
-    assert "Not restored (never restored from the state branch): .vibegit/hooks.yaml (vibegit or an agent runs" in result.out
+    assert (
+        "Not restored (never restored from the state branch): .vibegit/hooks.yaml (vibegit or an agent runs"
+        in result.out
+    )
     assert not (desktop / ".vibegit").exists() and not (desktop / "PWNED").exists()
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vibegit.core.text import bad_char, clean
-from vibegit.errors import OK
+from vibegit.errors import OK, VibegitError
 from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
 
 
@@ -129,6 +129,8 @@ def session_start(argv: list[str]) -> int:
                 text = _report(h, loaded).rstrip("\n")
                 try:
                     _record_session(h, data, agent)
+                except VibegitError:
+                    pass  # refused by the rules (the workflow runs on another host): nothing to record here
                 except Exception:
                     _log(f"session-start --agent {agent}: recording the session id")
     except Exception:

@@ -142,6 +142,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     directory = hooks_dir(cwd)
     root, rel = anchor(directory, cwd)
     found = fs.lstat(root, rel) if rel else None  # a link on the way there refuses the install
+    if found is not None and stat.S_ISLNK(found.st_mode):
+        raise BadInput(f"{directory}: is a symbolic link; vibegit never writes hooks through links (remove it)")
     if (found is not None and not stat.S_ISDIR(found.st_mode)) or (directory.exists() and not directory.is_dir()):
         raise BadInput(f"{directory}: the hooks path git uses is not a directory")
     missing = _missing_dirs(directory)

@@ -191,7 +191,10 @@ class _Disk(NamedTuple):
 
 
 def _look(top: Path, path: str) -> _Disk:
-    found = fs.lstat(top, path)
+    try:
+        found = fs.lstat(top, path)
+    except BadInput:  # behind a link: what stands in the way is its parent (_Here.blocked)
+        return _Disk("missing")
     if found is None:
         return _Disk("missing")
     if stat.S_ISLNK(found.st_mode):
@@ -275,7 +278,7 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Pl
         block = here.blocked(path)
         if block is not None and block[1].kind == "repo":
             out.nested[path] = block[0]
-        elif here.at(path).kind == "repo":
+        elif block is None and here.at(path).kind == "repo":
             out.nested[path] = path
         else:
             todo.append(path)
