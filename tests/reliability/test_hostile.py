@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
@@ -171,7 +171,6 @@ def craft(
     session: Callable[[dict[str, Any]], None] | None = None,
     files: dict[str, bytes] | None = None,
     message: str = "vibegit: checkpoint hostile\n\nVibegit-Event: checkpoint\n",
-    push: bool = False,
 ) -> str:
     """The attacker's state commit on top of the fetched one, fetched into the victim."""
     repo = _repo(w.victim)
@@ -199,23 +198,26 @@ def craft(
     tree = write_tree(repo, entries)
     commit = git(w.victim, "commit-tree", tree, "-p", tip, input=message)
     git(w.victim, "update-ref", STATE, commit)
-    if push:
-        git(w.victim, "push", "-q", "-f", "origin", f"{commit}:refs/heads/vibegit/state")
     return commit
 
 
-def commit_files(w: World, files: dict[str, Entry], message: str = "project files") -> None:
-    """The project's own content: committed on main as a clone would bring it."""
+def plant(w: World, files: dict[str, Entry]) -> None:
+    """Files in the clone's working tree (a link's target may name OUTSIDE, the sibling directory)."""
     for path, value in files.items():
         full = w.victim / path
         full.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(value, bytes):
             full.write_bytes(value)
         elif value[0] == "link":
-            full.symlink_to(str(value[1]))
+            full.symlink_to(str(value[1]).replace("OUTSIDE", str(w.outside)))
         else:
             full.write_bytes(bytes(value[1]))
             full.chmod(0o755)
+
+
+def commit_files(w: World, files: dict[str, Entry], message: str = "project files") -> None:
+    """The project's own content: committed on main as a clone would bring it."""
+    plant(w, files)
     git(w.victim, "add", "-f", "-A", "--", *files)
     git(w.victim, "commit", "-q", "-m", message)
 
@@ -281,7 +283,6 @@ class Before:
     home: dict[str, str]
     files: dict[str, str]
     head: str
-    runs: list[Result] = field(default_factory=list)
 
 
 def before(w: World) -> Before:
@@ -375,19 +376,7 @@ def both(*steps: Setup) -> Setup:
 
 def untracked(files: dict[str, Entry]) -> Setup:
     """Files of the user's in the clone's working tree, never committed."""
-
-    def go(w: World) -> None:
-        for path, value in files.items():
-            full = w.victim / path
-            full.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(value, bytes):
-                full.write_bytes(value)
-            elif value[0] == "link":
-                full.symlink_to(str(value[1]).replace("OUTSIDE", str(w.outside)))
-            else:
-                full.write_bytes(bytes(value[1]))
-
-    return go
+    return lambda w: plant(w, files)
 
 
 def committed(files: Callable[[World], dict[str, Entry]]) -> Setup:
@@ -424,13 +413,7 @@ def hooks_everywhere(w: World) -> dict[str, Entry]:
 def trusted_on_main(w: World) -> None:
     """The user trusted main's hooks file (its command leaves another marker, which may run)."""
     commit_files(w, {".vibegit/hooks.yaml": f"onResume: touch {w.root / 'TRUSTED_RAN'}\n".encode()})
-    saved = dict(os.environ)
-    os.environ["VIBEGIT_TRUST"] = "yes"
-    try:
-        assert vg_here("trust", "--yes", cwd=w.victim).code == 0
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    assert _vg_env(w.victim, {"VIBEGIT_TRUST": "yes"}, "trust", "--yes").code == 0
 
 
 def sync_ready(w: World) -> None:
