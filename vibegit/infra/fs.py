@@ -14,7 +14,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -165,7 +164,7 @@ def write(root: Path, rel: str | os.PathLike[str], data: bytes, mode: int | None
             raise BadInput(f"{d.path / name}: is not a regular file; not replacing it")
         if mode is None:
             mode = st.st_mode & 0o7777 if st is not None else 0o644
-        tmp = f".{name}{TEMP}{secrets.token_hex(4)}"
+        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
         fd = d.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:
@@ -273,12 +272,14 @@ def remove_empty_dirs(root: Path, rel: str | os.PathLike[str]) -> None:
         names.pop()
 
 
-def rename(root: Path, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-    """Move ``src`` to ``dst`` (both below ``root``, no link on the way); ``dst`` must not exist."""
+def rename(root: Path, src: str | os.PathLike[str], dst: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+    """Move ``src`` to ``dst`` (both below ``root``, no link on the way); ``dst``
+    must not exist, unless ``overwrite`` (a file, replaced in one rename)."""
     src_parent, src_name = _split(src)
     dst_parent, dst_name = _split(dst)
     with opendir(root, src_parent) as s, opendir(root, dst_parent, create=True) as d:
-        if d.stat(dst_name) is not None:
+        there = d.stat(dst_name)
+        if there is not None and not (overwrite and stat.S_ISREG(there.st_mode)):
             raise BadInput(f"{d.path / dst_name}: exists already; not replacing it")
         s.rename(src_name, d, dst_name)
 

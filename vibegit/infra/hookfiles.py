@@ -213,16 +213,18 @@ def _order(name: str) -> str:
 def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> int:
     names = _names(hooks)
     directory = hooks_dir(cwd)
+    root, rel = anchor(directory, cwd)
     created: set[str] = set()
     for name in names:
         path, chained = directory / name, directory / (name + CHAINED)
+        target = f"{rel}/{name}" if rel else name
         if is_ours(path):
             created.update(_created(path))
             if os.path.lexists(chained):
-                os.replace(chained, path)
+                fs.rename(root, target + CHAINED, target, overwrite=True)
                 say(f"{name}: removed; your hook is back from {name}{CHAINED}")
             else:
-                path.unlink()
+                fs.remove(root, target)
                 say(f"{name}: removed")
         elif os.path.lexists(path):
             if is_ours(directory / f"{name}.legacy"):

@@ -24,7 +24,7 @@ from typing import NamedTuple
 from vibegit.core.model import State
 from vibegit.core.report import Observed
 from vibegit.core.text import shown
-from vibegit.errors import BadInput, GitError
+from vibegit.errors import BadInput, GitError, Refused
 from vibegit.infra import fs, git
 from vibegit.infra.worktree import blob_id, locate
 
@@ -354,9 +354,16 @@ def save(repo: git.Repo, paths: list[str], stamp: str) -> Path:
         pass
     backup = repo.common_dir / where
     for path in paths:
-        fs.copy(top, path, backup)
-        if fs.inventory(top, path) != fs.inventory(backup, path):
-            raise GitError(
+        try:
+            fs.copy(top, path, backup)
+            same = fs.inventory(top, path) == fs.inventory(backup, path)
+        except OSError as err:
+            raise Refused(
+                f"could not back up {shown(path)} in {backup} ({err.strerror or err}); "
+                "nothing in the working tree was changed"
+            ) from None
+        if not same:
+            raise Refused(
                 f"the backup of {shown(path)} in {backup} does not match it; nothing in the working tree was changed"
             )
     return backup
