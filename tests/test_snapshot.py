@@ -115,3 +115,21 @@ def test_a_file_too_large_for_a_snapshot_is_refused(dirty_repo: Path, vg: VG) ->
     assert refused.code == 2 and "dataset.bin" in refused.err and "--no-snapshot" in refused.err
     assert state_ref(dirty_repo) == before
     assert vg("checkpoint", "--no-snapshot").code == 0
+
+
+def test_a_change_in_the_second_it_was_staged_is_still_in_the_snapshot(repo: Path) -> None:
+    """Git tells a racily clean index entry (a file changed in the second it was
+    staged) by the index file's mtime, which the scratch index must keep."""
+    import os
+
+    git(repo, "config", "core.trustctime", "false")  # ctime cannot be set back; mtime can
+    app = repo / "src" / "app.py"
+    then = app.stat().st_mtime_ns - 100 * 10**9
+    app.write_text("x = 1\n")
+    os.utime(app, ns=(then, then))
+    git(repo, "add", "src/app.py")  # the entry records mtime `then` and the real size
+    app.write_text("x = 2\n")  # changed in that same second, the same size
+    os.utime(app, ns=(then, then))
+    os.utime(repo / ".git" / "index", ns=(then, then))  # ... and staged in that second
+    snap = snapshot.take(vgit.find_repo(repo))
+    assert snap is not None and git(repo, "show", f"{snap}:src/app.py") == "x = 2"

@@ -24,6 +24,7 @@ from pathlib import Path
 from vibegit.core import lifecycle, report
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
+from vibegit.core.text import clean
 from vibegit.errors import BadInput
 from vibegit.infra import git, mirror, remote, snapshot, store, userhooks
 from vibegit.infra.formats import render_all
@@ -177,7 +178,9 @@ def record(
     if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):
         warn(hooks.skipped)
     if announce:
-        say(f"✔ {written.event.name}: {written.event.summary}  [{ctx.settings.state_branch} {written.commit[:10]}]")
+        say(
+            f"✔ {written.event.name}: {clean(written.event.summary)}  [{ctx.settings.state_branch} {written.commit[:10]}]"
+        )
     if hooks:
         _run_hooks(ctx, hooks, written, e)
     return written

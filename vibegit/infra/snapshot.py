@@ -43,7 +43,9 @@ def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
     try:
         user_index = repo.git_dir / "index"
         if copy and user_index.is_file():
-            shutil.copyfile(user_index, path)
+            # copy2 keeps the index's mtime: git tells a racily clean entry (a file
+            # changed in the second it was staged) by it, and would miss the change.
+            shutil.copy2(user_index, path)
         else:
             path.unlink()  # git wants no file rather than an empty one
         yield _env(path)
