@@ -41,11 +41,14 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     for name in list(os.environ):
         if name.startswith("GIT_") or name.startswith("VIBEGIT_"):
             monkeypatch.delenv(name)
+    for name in ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT"):  # run inside an agent
+        monkeypatch.delenv(name, raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".state"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))  # the trust store
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
@@ -71,11 +74,11 @@ def dirty_repo(repo: Path) -> Path:
 
 @pytest.fixture
 def vg(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> VG:
-    """Run vibegit in process: ``vg("task", "add", "T-1", "x", cwd=..., input=...)``."""
+    """Run vibegit in process: ``vg("task", "add", "T-1", "x", cwd=..., input=...)`` (or ``stdin=`` an object)."""
 
-    def run(*args: str, cwd: Path | None = None, input: str = "") -> Result:
+    def run(*args: str, cwd: Path | None = None, input: str = "", stdin: object = None) -> Result:
         monkeypatch.chdir(cwd or repo)
-        monkeypatch.setattr(sys, "stdin", io.StringIO(input))
+        monkeypatch.setattr(sys, "stdin", io.StringIO(input) if stdin is None else stdin)
         capsys.readouterr()
         code = main(list(args))
         captured = capsys.readouterr()

@@ -150,6 +150,15 @@ def start_workflow(
         assert result.code == 0, (args, result.err)
 
 
+def trust_hooks(vg: VG, monkeypatch: pytest.MonkeyPatch, cwd: Path | None = None) -> Result:
+    """``vibegit trust --yes`` as a person's script runs it (VIBEGIT_TRUST=yes)."""
+    with monkeypatch.context() as patch:
+        patch.setenv("VIBEGIT_TRUST", "yes")
+        result = vg("trust", "--yes", cwd=cwd)
+    assert result.code == 0, result.err
+    return result
+
+
 def status_json(vg: VG, cwd: Path | None = None) -> dict:
     result = vg("status", "--json", cwd=cwd)
     assert result.code == 0, result.err

@@ -76,3 +76,13 @@ def test_a_broken_mirror_file_is_reported_and_moved_aside(repo: Path, vg: VG) ->
     assert vg("doctor", "--repair").code == 0
     assert (repo / MIRROR / "kanban.md.broken").is_file()
     assert vg("task", "add", "T-1", "x").code == 0
+
+
+def test_a_second_broken_mirror_file_never_replaces_the_first(repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    kanban = repo / MIRROR / "kanban.md"
+    for text in ("## Nonsense\n- first\n", "## Nonsense\n- second\n"):
+        kanban.write_text(text)
+        assert vg("doctor", "--repair").code == 0
+    assert (repo / MIRROR / "kanban.md.broken").read_text() == "## Nonsense\n- first\n"
+    assert (repo / MIRROR / "kanban.md.broken.2").read_text() == "## Nonsense\n- second\n"

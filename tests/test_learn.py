@@ -108,3 +108,17 @@ def test_learn_reads_no_doc_outside_the_repository(repo: Path, vg: VG, tmp_path:
     result = vg("learn")
     assert result.code == 0 and "resolves outside the repository" in result.err
     assert knowledge(vg) == []
+
+
+def test_a_hostile_readme_teaches_text_not_terminal_controls(repo: Path, vg: VG) -> None:
+    (repo / "README.md").write_text("# \x1b]0;title\x07Rules\n\n- Keep \x1b[2Jcalm\u202e\n- ### Next step\n")
+    assert vg("learn").code == 0
+    entries = knowledge(vg)
+    assert [(e["heading"], e["text"]) for e in entries] == [
+        ("]0;titleRules", "Keep [2Jcalm"),
+        ("]0;titleRules", "### Next step"),
+    ]
+    assert vg("start", "w", "--goal", "g").code == 0
+    report = vg("status").out
+    assert "\x1b" not in report and "\u202e" not in report
+    assert [line for line in report.splitlines() if line.startswith("###")].count("### Next step") == 1

@@ -109,3 +109,21 @@ def test_concurrent_processes_lose_no_task(tmp_path: Path) -> None:
     assert sorted(t["id"] for t in tasks) == [f"T-{i:03d}" for i in range(12)]
     assert git(repo, "rev-list", "--count", "vibegit/state") == "13"
     assert json.loads(vg_proc("status", "--json", cwd=repo).out)["workflow"]["total_tasks"] == 12
+
+
+def test_a_goal_or_note_that_looks_like_a_heading_stays_in_its_section(repo: Path, vg: VG) -> None:
+    assert vg("start", "w", "--goal", "## Notes").code == 0
+    context = repo / MIRROR / "active_context.md"
+    text = context.read_text()
+    assert "## Goal\n\\## Notes\n" in text
+    context.write_text(text.replace("\n## Notes\n", "\n## Notes\n\\## Goal\nnot a goal\n\\\\## escaped\n", 1))
+    result = vg("task", "add", "T-1", "x")
+    assert result.code == 0 and "adopted your edit" in result.err, result.err
+    assert status(vg)["context"]["goal"] == "## Notes"
+    notes = git(repo, "show", workflow_path(repo, "active_context.md")).split("\n## Notes\n", 1)[1]
+    assert notes.startswith("\\## Goal\nnot a goal\n\\\\## escaped")
+    assert vg("task", "add", "T-2", "y").code == 0  # and it reads back the same
+    assert status(vg)["context"]["goal"] == "## Notes"
+    context.write_text(context.read_text().replace("not a goal", "## Goal\nforged"))
+    refused = vg("task", "add", "T-3", "z")  # a section heading written by hand is a heading
+    assert refused.code == 2 and "Goal section must be one line" in refused.err

@@ -5,6 +5,8 @@ clone and the real pre-push hook."""
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 from pathlib import Path
 
 from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, user_view
@@ -96,13 +98,17 @@ def test_resume_refuses_to_overwrite_a_differing_local_edit(tmp_path: Path, m: M
 
     # Same content as the snapshot is not a conflict; --force saves the rest first.
     forced = m.ok("desktop", desktop, "resume", "--force")
-    assert "stash@{0}" in forced.out
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
     assert (desktop / "notes" / "untracked.md").read_bytes() == DIRTY["notes/untracked.md"]
-    saved = git(desktop, "stash", "list")
-    assert "vibegit resume --force" in saved
-    assert "my own edit" in git(desktop, "show", "stash@{0}:src/app.py")
-    assert "mine too" in git(desktop, "show", "stash@{0}^3:notes/untracked.md")
+    [line] = [line for line in forced.out.splitlines() if line.startswith("Saved what stood in the way")]
+    command = line.split("'")[1]
+    backup = Path(shlex.split(command)[2].rstrip("/.").rstrip("/"))
+    assert backup.parent == desktop / ".git" / "vibegit" / "backups"
+    assert (backup / "src" / "app.py").read_text() == "my own edit\n"
+    assert (backup / "notes" / "untracked.md").read_text() == "mine too\n"
+    subprocess.run(shlex.split(command), check=True)  # the one printed command brings them back
+    assert (desktop / "src" / "app.py").read_text() == "my own edit\n"
+    assert (desktop / "notes" / "untracked.md").read_text() == "mine too\n"
 
 
 def test_unrelated_local_edits_stay_and_equal_ones_are_fine(tmp_path: Path, m: Machines) -> None:
@@ -185,7 +191,10 @@ def test_resume_never_restores_hook_commands_from_the_state_branch(tmp_path: Pat
     m.ok("laptop", laptop, "sync")
     desktop = clone(remote, tmp_path / "desktop")
     result = m.ok("desktop", desktop, "resume")
-    assert "Not restored: .vibegit/hooks.yaml" in result.out
+    assert (
+        "Not restored (never restored from the state branch): .vibegit/hooks.yaml (vibegit or an agent runs"
+        in result.out
+    )
     assert not (desktop / ".vibegit").exists() and not (desktop / "PWNED").exists()
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
 

@@ -81,13 +81,13 @@ def test_restore_plan_never_loses_a_local_change(dirty_repo: Path) -> None:
     assert snap
     base = snapshot.head_tree(repo)
     git(dirty_repo, "stash", "-u", "-q")  # back to HEAD: everything would be written
-    plan = snapshot.plan(repo, snap, base)
+    plan = snapshot.plan(repo, snap, base, MIRROR)
     assert sorted(plan.write) == ["notes.txt", "src/app.py", "staged.txt"] and not plan.local
     (dirty_repo / "src" / "app.py").write_text("different\n")
     (dirty_repo / "notes.txt").write_text("untracked\n")  # same as the snapshot: fine
-    plan = snapshot.plan(repo, snap, base)
-    assert plan.local == ["src/app.py"] and plan.write == ["staged.txt"] and plan.in_sync == 1
-    snapshot.apply(repo, snap, plan.write, plan.delete)
+    plan = snapshot.plan(repo, snap, base, MIRROR)
+    assert plan.local == {"src/app.py": "src/app.py"} and plan.write == ["staged.txt"] and plan.in_sync == 1
+    snapshot.apply(repo, plan, snap, plan.write, plan.delete, [])
     assert (dirty_repo / "staged.txt").read_text() == "staged\n"
     assert (dirty_repo / "src" / "app.py").read_text() == "different\n"
 
@@ -115,3 +115,21 @@ def test_a_file_too_large_for_a_snapshot_is_refused(dirty_repo: Path, vg: VG) ->
     assert refused.code == 2 and "dataset.bin" in refused.err and "--no-snapshot" in refused.err
     assert state_ref(dirty_repo) == before
     assert vg("checkpoint", "--no-snapshot").code == 0
+
+
+def test_a_change_in_the_second_it_was_staged_is_still_in_the_snapshot(repo: Path) -> None:
+    """Git tells a racily clean index entry (a file changed in the second it was
+    staged) by the index file's mtime, which the scratch index must keep."""
+    import os
+
+    git(repo, "config", "core.trustctime", "false")  # ctime cannot be set back; mtime can
+    app = repo / "src" / "app.py"
+    then = app.stat().st_mtime_ns - 100 * 10**9
+    app.write_text("x = 1\n")
+    os.utime(app, ns=(then, then))
+    git(repo, "add", "src/app.py")  # the entry records mtime `then` and the real size
+    app.write_text("x = 2\n")  # changed in that same second, the same size
+    os.utime(app, ns=(then, then))
+    os.utime(repo / ".git" / "index", ns=(then, then))  # ... and staged in that second
+    snap = snapshot.take(vgit.find_repo(repo))
+    assert snap is not None and git(repo, "show", f"{snap}:src/app.py") == "x = 2"

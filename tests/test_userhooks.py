@@ -1,15 +1,17 @@
 """Lifecycle hook commands (SPEC §5): configured locally, run with the event as
-JSON on stdin and VIBEGIT_* variables, never from the state branch."""
+JSON on stdin and VIBEGIT_* variables, never from the state branch; the
+project's .vibegit/hooks.yaml only once the user trusts it (SPEC §10)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import VG, git, subjects
+from tests.helpers import VG, git, subjects, trust_hooks
 from vibegit.infra import userhooks
 
 PY = sys.executable
@@ -57,7 +59,7 @@ def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: 
     assert Path(event["cwd"]).resolve() == repo.resolve()
 
 
-def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path) -> None:
+def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "hook.jsonl"
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text(
@@ -65,6 +67,7 @@ def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path) -> N
             f"{name}: {json.dumps(dump_hook(out))}\n" for name in userhooks.HOOK_NAMES if name != "onBeforeComplete"
         )
     )
+    trust_hooks(vg, monkeypatch)
     for args in (
         ("start", "w", "--goal", "g"),
         ("phase", "P"),
@@ -137,12 +140,15 @@ def test_a_hook_that_hangs_is_stopped_at_the_timeout(repo: Path, vg: VG) -> None
     assert subjects(repo)[0].startswith("vibegit: hook-failed onInit")
 
 
-def test_a_hook_calling_vibegit_does_not_run_hooks_again(repo: Path, vg: VG, tmp_path: Path) -> None:
+def test_a_hook_calling_vibegit_does_not_run_hooks_again(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "hook.jsonl"
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text(
         f"onCheckpoint:\n  - {json.dumps(dump_hook(out))}\n  - '\"{PY}\" -m vibegit checkpoint --action again'\n"
     )
+    trust_hooks(vg, monkeypatch)
     assert vg("start", "w", "--goal", "g").code == 0
     assert vg("checkpoint").code == 0
     assert len(seen(out)) == 1  # the nested checkpoint was recorded without running hooks
@@ -158,12 +164,17 @@ def test_a_hook_calling_vibegit_does_not_run_hooks_again(repo: Path, vg: VG, tmp
         ("onInit: 'x'\n  bad: [\n", ".vibegit/hooks.yaml:"),
     ],
 )
-def test_a_broken_hooks_file_is_exit_2_and_writes_nothing(repo: Path, vg: VG, text: str, message: str) -> None:
+def test_a_broken_hooks_file_cannot_be_trusted(
+    repo: Path, vg: VG, text: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text(text)
-    result = vg("start", "w", "--goal", "g")
+    monkeypatch.setenv("VIBEGIT_TRUST", "yes")
+    result = vg("trust", "--yes")
     assert result.code == 2 and message in result.err, result.err
-    assert git(repo, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False) == ""
+    assert not (Path(os.environ["XDG_DATA_HOME"]) / "vibegit" / "trust").exists()
+    started = vg("start", "w", "--goal", "g")  # untrusted, so never parsed: it cannot stop vibegit either
+    assert started.code == 0 and "not trusted" in started.err
 
 
 def test_unknown_git_config_hook_is_exit_2(repo: Path, vg: VG) -> None:
@@ -172,9 +183,12 @@ def test_unknown_git_config_hook_is_exit_2(repo: Path, vg: VG) -> None:
     assert result.code == 2 and "git config vibegit.hook.ontaskdone: unknown hook" in result.err
 
 
-def test_git_config_wins_over_the_file_and_an_empty_value_switches_it_off(repo: Path, vg: VG, tmp_path: Path) -> None:
+def test_git_config_wins_over_the_file_and_an_empty_value_switches_it_off(
+    repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text("onInit: exit 9\nonPhaseEnter: exit 8\n")
+    trust_hooks(vg, monkeypatch)
     git(repo, "config", "vibegit.hook.oninit", "true")
     git(repo, "config", "vibegit.hook.onPhaseEnter", "")
     result = vg("start", "w", "--goal", "g")
@@ -195,3 +209,134 @@ def test_nothing_on_the_state_branch_is_executed(repo: Path, vg: VG, tmp_path: P
     assert vg("task", "add", "T-1", "x").code == 0
     assert vg("task", "start", "T-1").code == 0
     assert not marker.exists()
+
+
+MARKER_HOOKS = "onInit: touch {marker}\nonTaskStart: touch {marker}\n"
+
+
+def hooks_file(repo: Path, text: str) -> Path:
+    (repo / ".vibegit").mkdir(exist_ok=True)
+    path = repo / ".vibegit" / "hooks.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_an_untrusted_hooks_file_is_skipped_with_one_line(repo: Path, vg: VG, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    hooks_file(repo, MARKER_HOOKS.format(marker=marker))
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 0 and not marker.exists()
+    said = [line for line in result.err.splitlines() if "not trusted" in line]
+    assert said == ["vibegit: " + userhooks.NOT_TRUSTED]
+    assert "run 'vibegit trust' after reading it" in said[0]
+    assert "not trusted" not in vg("task", "add", "T-1", "x").err  # an event without hooks says nothing
+
+
+def test_trust_shows_the_commands_records_them_and_a_change_needs_trust_again(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    path = hooks_file(repo, MARKER_HOOKS.format(marker=marker))
+    shown = trust_hooks(vg, monkeypatch).out
+    assert f"onInit: touch {marker}" in shown and f"onTaskStart: touch {marker}" in shown
+    entries = list((Path(os.environ["XDG_DATA_HOME"]) / "vibegit" / "trust").iterdir())
+    [entry] = entries
+    record = json.loads(entry.read_text())
+    assert record["repository"] == str(repo) and record["file"] == ".vibegit/hooks.yaml"
+    assert record["commands"]["onInit"] == [f"touch {marker}"] and len(record["sha256"]) == 64
+    assert str(entry) in shown and not str(entry).startswith(str(repo))
+    assert vg("start", "w", "--goal", "g").code == 0 and marker.exists()
+    marker.unlink()
+    path.write_text(MARKER_HOOKS.format(marker=marker) + "onPause: touch elsewhere\n")  # a pull, a checkout
+    assert vg("task", "add", "T-1", "x").code == 0
+    result = vg("task", "start", "T-1")
+    assert "not trusted" in result.err and not marker.exists()
+    assert "Trusted:" in trust_hooks(vg, monkeypatch).out
+    assert "Already trusted" in trust_hooks(vg, monkeypatch).out
+    assert vg("task", "add", "T-2", "y").code == 0
+    assert vg("task", "start", "T-2").code == 0 and marker.exists()
+    marker.unlink()
+    forgot = vg("untrust")
+    assert forgot.code == 0 and "Forgot 2 trusted version(s)" in forgot.out
+    assert list((Path(os.environ["XDG_DATA_HOME"]) / "vibegit" / "trust").iterdir()) == []
+    assert vg("task", "add", "T-3", "z").code == 0
+    assert "not trusted" in vg("task", "start", "T-3").err and not marker.exists()
+
+
+@pytest.mark.parametrize(
+    "how, env",
+    [
+        ("--yes without VIBEGIT_TRUST", {}),
+        ("--yes with VIBEGIT_TRUST=1", {"VIBEGIT_TRUST": "1"}),
+        ("no terminal", {}),
+        ("an agent's shell", {"CLAUDECODE": "1"}),
+        ("an agent's shell", {"GEMINI_CLI": "1"}),
+    ],
+)
+def test_an_agent_cannot_trust_for_the_user(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, env: dict[str, str]
+) -> None:
+    marker = tmp_path / "ran"
+    hooks_file(repo, MARKER_HOOKS.format(marker=marker))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    args = ("trust", "--yes") if how.startswith("--yes") else ("trust",)
+    if how == "an agent's shell":  # even with a terminal, and a "y" waiting on it
+        result = vg(*args, stdin=Terminal("y\n"))
+    else:
+        result = vg(*args, input="y\n")
+    assert result.code == 1 and len(result.err.strip().splitlines()) == 1, result.err
+    assert "nothing recorded" in result.err
+    assert not (Path(os.environ["XDG_DATA_HOME"]) / "vibegit").exists()
+    assert vg("start", "w", "--goal", "g").code == 0 and not marker.exists()
+
+
+class Terminal:
+    """A stdin that says it is a terminal (a person typing)."""
+
+    def __init__(self, text: str) -> None:
+        import io
+
+        self._io = io.StringIO(text)
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self._io.readline()
+
+
+def test_a_person_at_a_terminal_trusts_by_answering(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    hooks_file(repo, MARKER_HOOKS.format(marker=marker))
+    declined = vg("trust", stdin=Terminal("n\n"))
+    assert declined.code == 1 and "not trusted" in declined.err
+    accepted = vg("trust", stdin=Terminal("y\n"))
+    assert accepted.code == 0 and "Trusted" in accepted.out and "[y/N]" in accepted.err
+    assert vg("start", "w", "--goal", "g").code == 0 and marker.exists()
+
+
+def test_a_hooks_file_reached_through_a_link_is_never_run(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "hooks.yaml").write_text(MARKER_HOOKS.format(marker=marker))
+    (repo / ".vibegit").symlink_to(elsewhere, target_is_directory=True)
+    monkeypatch.setenv("VIBEGIT_TRUST", "yes")
+    refused = vg("trust", "--yes")
+    assert refused.code == 2 and "symbolic link" in refused.err
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 0 and "not run" in result.err and "symbolic link" in result.err and not marker.exists()
+
+
+def test_a_command_hiding_a_control_character_cannot_be_trusted(
+    repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hooks_file(repo, 'onInit: "echo hi\\rrm -rf ~"\n')
+    monkeypatch.setenv("VIBEGIT_TRUST", "yes")
+    result = vg("trust", "--yes")
+    assert result.code == 2 and ".vibegit/hooks.yaml:1" in result.err and "control" in result.err

@@ -20,6 +20,7 @@ from pathlib import Path
 from vibegit.core import lifecycle, report, workflows
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
+from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git, machine, mirror, remote, snapshot, store, userhooks
 from vibegit.infra.formats import MEMORY, render_all
@@ -88,7 +89,8 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     def take(head: str | None, cat: git.CatFile) -> tuple[str | None, str, bool]:
         if head is not None:
             return None, "", False  # another process made one meanwhile
-        store.load_commit(repo, cat, fetched, f"{name}'s {conf.state_branch}:")  # refuse a broken state first
+        loaded = store.load_commit(repo, cat, fetched, f"{name}'s {conf.state_branch}:")
+        store.flows(repo, cat, loaded)  # every workflow read: a broken or hostile state is refused, not taken
         return fetched, f"vibegit: take the state of {name}", True
 
     if store.publish(repo, conf, take):
@@ -179,8 +181,12 @@ def record(
     written = store.publish(ctx.repo, ctx.settings, build, show)
     for notice in written.notices:
         warn(notice)
+    if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):
+        warn(hooks.skipped)
     if announce:
-        say(f"✔ {written.event.name}: {written.event.summary}  [{ctx.settings.state_branch} {written.commit[:10]}]")
+        say(
+            f"✔ {written.event.name}: {clean(written.event.summary)}  [{ctx.settings.state_branch} {written.commit[:10]}]"
+        )
     if hooks:
         _run_hooks(ctx, hooks, written, e)
     return written

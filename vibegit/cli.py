@@ -188,7 +188,9 @@ def pause(
 def resume(
     lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
-    force: bool = typer.Option(False, "--force", help="Save differing local files in the stash, then restore."),
+    force: bool = typer.Option(
+        False, "--force", help="Save what of yours stands in the way in .git/vibegit/backups/, then restore."
+    ),
     remote: Optional[str] = typer.Option(
         None,
         "--remote",
@@ -201,11 +203,15 @@ def resume(
     After a clone elsewhere: takes the remote's state branch, fetches the
     checkpoint's commit, says where HEAD is (--checkout goes there), and
     restores the checkpoint's uncommitted work where that loses nothing:
-    files changed here differently are listed and left alone (exit 1) unless
-    --force saves them as a stash entry first. A workflow running on another
-    host is taken over; that host's next event is refused and says so.
-    Resumes the workflow of this worktree's branch; with several candidates
-    it lists them and asks for --workflow, never picking one silently."""
+    anything of yours in the way (changed, untracked or ignored files,
+    directories, links) is listed and left alone (exit 1) unless --force
+    copies it to a checked backup under .git/vibegit/backups/ first and
+    prints the command that brings it back. Nested repositories, .git,
+    .vibegit/, agent settings and the mirror are never written. A workflow
+    running on another host is taken over; that host's next event is
+    refused and says so. Resumes the workflow of this worktree's branch;
+    with several candidates it lists them and asks for --workflow, never
+    picking one silently."""
     from vibegit.commands import resume as resume_
 
     return resume_.resume(_lang(lang), checkout, force, remote, workflow)
@@ -383,6 +389,35 @@ def secrets_allow(
     from vibegit.commands import secrets
 
     return secrets.allow(fingerprint, note)
+
+
+@parser.command()
+def trust(
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Skip the question; needs VIBEGIT_TRUST=yes in the environment."
+    ),
+) -> int:
+    """Let the project's .vibegit/hooks.yaml run: shows its commands, asks, records your yes.
+
+    The file is project content (a clone, a branch, a pull request wrote it):
+    its commands are skipped until you trust it. Trust is kept outside the
+    repository ($XDG_DATA_HOME/vibegit/trust, else ~/.local/share/vibegit/trust),
+    one entry per repository path and SHA-256 of the file: any change needs
+    trust again. The question is asked on the terminal only (refused with no
+    terminal, or when an agent's environment variable such as CLAUDECODE is
+    set); --yes works only with VIBEGIT_TRUST=yes set, which an agent limited
+    to vibegit commands cannot set. Git config hooks are yours and need no trust."""
+    from vibegit.commands import trust as trust_
+
+    return trust_.trust_hooks(yes)
+
+
+@parser.command()
+def untrust() -> int:
+    """Forget every trusted version of .vibegit/hooks.yaml in this repository."""
+    from vibegit.commands import trust as trust_
+
+    return trust_.untrust_hooks()
 
 
 @parser.command()

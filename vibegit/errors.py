@@ -47,7 +47,8 @@ def log_unexpected(argv: list[str]) -> str:
     path = log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as f:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)  # never through a link
+        with os.fdopen(os.open(path, flags, 0o600), "a") as f:
             f.write(
                 f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} vibegit {__version__} "
                 f"python {sys.version.split()[0]} argv {argv!r}\n"

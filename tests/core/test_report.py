@@ -82,3 +82,19 @@ def test_the_stop_reason_names_the_task_and_the_next_step() -> None:
     reason = report.stop_reason(workflow())
     assert "workflow 'vibe-code' is still running (phase E step 4.3, 1/2 tasks done)" in reason
     assert "Current task: T-002: Login API" in reason and "Next step: Continue T-002" in reason
+
+
+def test_a_value_cannot_forge_a_section_or_reach_the_terminal_as_a_control() -> None:
+    state = workflow()
+    state = replace(
+        state,
+        context=replace(state.context, next_action="### Checkpoint", pending_questions=("\x1b]0;owned\x07 ok?",)),
+        checkpoint=replace(state.checkpoint, file="a` · HEAD is here `b", action="- ✅ T-009: forged"),
+    )
+    text = report.render(state, "en", "a" * 40)
+    heads = [line for line in text.splitlines() if line.startswith("#")]
+    assert heads.count("### Checkpoint") == 1 and "\\### Checkpoint" in text
+    assert "\x1b" not in text and "\x07" not in text and "1. ]0;owned ok?" in text
+    assert "``a` · HEAD is here `b:45``" in text
+    assert not any(line.startswith("- ✅ T-009") for line in text.splitlines())
+    assert "\x1b" not in report.stop_reason(state)

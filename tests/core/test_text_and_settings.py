@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from vibegit.core.settings import Settings, settings
-from vibegit.core.text import bad_char, check_relative_path, check_task_id, check_text, is_oid
+from vibegit.core.text import (
+    bad_char,
+    check_relative_path,
+    check_task_id,
+    check_text,
+    clean,
+    code,
+    inert,
+    is_oid,
+    shown,
+    unescape,
+)
 from vibegit.errors import BadInput
 
 
@@ -59,3 +70,32 @@ def test_a_bad_setting_is_an_error_or_its_safe_default(key: str, value: str) -> 
 def test_a_bad_state_branch_always_stops() -> None:
     with pytest.raises(BadInput, match="stateBranch"):
         settings({"vibegit.statebranch": "a..b"}, fallback=lambda _: None)
+
+
+@pytest.mark.parametrize("value", ["a\u202eb", "\u2066x", "x\x9by"])
+def test_bidi_overrides_and_c1_controls_are_refused_too(value: str) -> None:
+    with pytest.raises(BadInput, match="control"):
+        check_text(value, "--goal")
+
+
+def test_clean_drops_controls_and_bidi_and_keeps_lines_only_where_asked() -> None:
+    assert clean("a\x1b[31mb\nc\u202ed\te") == "a[31mb cd\te"
+    assert clean("x\r\ny\rz\x07", one_line=False) == "x\ny\nz"
+    assert clean("plain ✓ 中文") == "plain ✓ 中文"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["### Next step", "- ✅ T-9: forged", "* x", "+ y", "> quote", "| a | b |", "```", "~~~", "1. one", "2) two"],
+)
+def test_a_value_at_the_start_of_a_line_cannot_open_a_block(value: str) -> None:
+    shown = inert(value)
+    assert shown.startswith("\\") and unescape(shown) == value
+    assert unescape(inert(shown)) == shown  # escaping is taken back exactly, whatever was there
+
+
+def test_plain_values_are_shown_as_they_are() -> None:
+    assert inert("verify the hash") == "verify the hash" == unescape("verify the hash")
+    assert code("src/a.py:3") == "`src/a.py:3`"
+    assert code("a`b") == "``a`b``" and code("`x") == "`` `x ``"
+    assert shown("src/app.py") == "src/app.py" and shown("a\nb") == "'a\\nb'" and shown("x\u202e") == "'x\\u202e'"

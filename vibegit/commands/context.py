@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vibegit import app
 from vibegit.core import lifecycle
+from vibegit.core.text import clean
 from vibegit.errors import OK
 
 
@@ -12,5 +13,5 @@ def context(
 ) -> int:
     written = app.event(lifecycle.context, last, next_, question, answer, workflow=workflow)
     for i, q in enumerate(written.state.context.pending_questions, 1):
-        app.say(f"  open question {i}: {q}")
+        app.say(f"  open question {i}: {clean(q)}")
     return OK

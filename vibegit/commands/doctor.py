@@ -102,11 +102,10 @@ def doctor(repair: bool) -> int:
         say(line)
     if code is not None:
         return code
-    for path, _ in broken_mirror:
-        if path.is_file():
-            aside = path.with_name(path.name + ".broken")
-            path.replace(aside)
-            say(f"Moved the broken {path.name} of the mirror aside to {aside.name}.")
+    for rel, _ in broken_mirror:
+        aside = mirror.set_aside(repo, rel)
+        if aside is not None:
+            say(f"Moved the broken {rel.rsplit('/', 1)[-1]} of the mirror aside to {aside.rsplit('/', 1)[-1]}.")
     tip = git.commit_of(repo, settings.state_ref)
     if tip:
         mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)

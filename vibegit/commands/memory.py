@@ -9,7 +9,7 @@ from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.model import MemoryCategory
 from vibegit.core.schema import entry_dict
-from vibegit.core.text import MAX_TEXT, check_text
+from vibegit.core.text import MAX_TEXT, check_text, clean
 from vibegit.errors import OK
 from vibegit.infra import store
 
@@ -20,7 +20,7 @@ def add(category_name: str, text: str) -> int:
     memory = store.read_state(ctx.repo, ctx.settings).memory
     same = lifecycle.remembered_as(memory, cat, check_text(text, "memory text", max_len=MAX_TEXT))
     if same is not None:  # asking twice is not an error, and not a new event
-        app.say(f"Already remembered as {same.id}: {same.text}")
+        app.say(f"Already remembered as {same.id}: {clean(same.text)}")
         return OK
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.memory_add(s, e, cat, text), e)
@@ -48,6 +48,5 @@ def list_(as_json: bool) -> int:
         return OK
     order = list(MemoryCategory)
     for entry in sorted(entries, key=lambda x: order.index(x.category)):
-        where = f"  ({entry.source}{' § ' + entry.heading if entry.heading else ''})" if entry.source else ""
-        app.say(f"{entry.id}  {report.TEXT['en'][entry.category]:<10}  {entry.text}{where}")
+        app.say(f"{entry.id}  {report.TEXT['en'][entry.category]:<10}  {clean(entry.text)}{report.origin(entry)}")
     return OK

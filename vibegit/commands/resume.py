@@ -5,12 +5,14 @@ checkpoint's uncommitted work where that loses nothing."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 from vibegit import app
 from vibegit.core import credentials, lifecycle, workflows
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
+from vibegit.core.text import clean, shown
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import git, remote, snapshot, store
 
@@ -54,18 +56,22 @@ def resume(
 
 def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
     if branch and (branch.startswith("-") or repo.git("check-ref-format", "--branch", branch, check=False).returncode):
-        raise BadInput(f"checkpoint.branch {branch[:60]!r} is not a valid branch name")
-    args = ["switch", "-q", branch] if branch else ["switch", "-q", "--detach", commit]
+        raise BadInput(f"checkpoint.branch {shown(branch[:60])} is not a valid branch name")
+    # --no-overwrite-ignore: git would otherwise replace ignored files (an .env) the branch tracks.
+    args = ["switch", "-q", "--no-overwrite-ignore", branch] if branch else ["switch", "-q", "--detach", commit]
     proc = repo.git(*args, check=False)
     if proc.returncode:
+        named = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.startswith("\t")]
+        which = f": {', '.join(shown(n) for n in named[:20])}" if named else ""
         raise Refused(
-            f"git {' '.join(args[2:])} refused: {git.reason(proc)} (nothing was restored; the lock was not taken)"
+            f"git switch {clean(branch or '--detach ' + commit[:12])} refused: {clean(git.reason(proc))}{which} "
+            "(nothing was restored; the lock was not taken)"
         )
     head = git.head_commit(repo)
-    say(f"Switched to {branch or 'a detached HEAD'} at {(head or '')[:12]}.")
+    say(f"Switched to {clean(branch or 'a detached HEAD')} at {(head or '')[:12]}.")
     if head != commit:
         say(
-            f"Note: {branch} is at {(head or '')[:12]}, not at the checkpoint's commit {commit[:12]} "
+            f"Note: {clean(branch or '')} is at {(head or '')[:12]}, not at the checkpoint's commit {commit[:12]} "
             "(it moved on, or the checkpoint's commit was not pushed on it)."
         )
 
@@ -119,6 +125,10 @@ def go_to_checkpoint(
         _restore(repo, settings, state, e, k.snapshot, snapshot_tree, commit, force, say)
 
 
+def _listed(paths: list[str], most: int = 20) -> str:
+    return ", ".join(shown(p) for p in paths[:most]) + (" …" if len(paths) > most else "")
+
+
 def _restore(
     repo: git.Repo,
     settings: Settings,
@@ -139,39 +149,52 @@ def _restore(
             "run 'vibegit doctor'"
         )
     base = git.tree_of(repo, commit)
-    p = snapshot.plan(repo, snap, base)
+    p = snapshot.plan(repo, snap, base, settings.mirror_dir)
     if p.local and not force:
+        named = [path if where == path else f"{path} (behind {where})" for path, where in sorted(p.local.items())]
         raise Refused(
-            f"not restoring the checkpoint's uncommitted work: {len(p.local)} file(s) here have changes that differ "
-            f"from it: {', '.join(p.local[:20])}{' …' if len(p.local) > 20 else ''}; commit or stash them, or "
-            "'vibegit resume --force' saves them in the stash first (nothing was changed)"
+            f"not restoring the checkpoint's uncommitted work: {len(p.local)} path(s) here hold something of yours "
+            f"that it would replace: {_listed(named)}; commit, stash or move them, or 'vibegit resume --force' "
+            "saves them in a backup first (nothing was changed)"
         )
     if p.head_moved and not force:
         raise Refused(
-            f"not restoring the checkpoint's uncommitted work: HEAD's version of {', '.join(p.head_moved[:20])} "
+            f"not restoring the checkpoint's uncommitted work: HEAD's version of {_listed(p.head_moved)} "
             "differs from the checkpoint's commit; 'vibegit resume --checkout' goes to the checkpoint first, "
             "'--force' writes the snapshot's version (HEAD's stays in git) (nothing was changed)"
         )
     for note in credentials.withheld(state.checkpoint):
         say(f"Not restored: {note}. Bring that file over yourself, keeping the credential out of git.")
     if p.withheld:
+        first = next(iter(p.withheld))
         say(
-            f"Not restored: {', '.join(p.withheld)} (vibegit runs commands from there, and never runs what came "
-            f"from the state branch); review it with 'git show {snap[:10]}:{p.withheld[0]}' and copy it yourself."
+            f"Not restored (never restored from the state branch): "
+            f"{_listed([f'{path} ({why})' for path, why in p.withheld.items()], 10)}; "
+            f"review with 'git show {snap[:10]}:{shown(first)}' and copy what you want yourself."
+        )
+    if p.nested:
+        say(
+            f"Not restored (vibegit never writes into or over a nested repository): "
+            f"{_listed([f'{path} (repository {repo_})' for path, repo_ in sorted(p.nested.items())], 10)}."
         )
     writes, deletes = list(p.write), list(p.delete)
-    if force and p.local:
-        where = snapshot.save_local(repo, p.local, f"vibegit resume --force: local versions of {len(p.local)} file(s)")
+    remove: list[str] = []
+    if force:
+        for path in p.head_moved:
+            (deletes if path in p.gone else writes).append(path)
+        remove = snapshot.in_the_way(repo, p)
+        writes += [path for path in p.local if path not in p.gone]
+    if remove:
+        backup = snapshot.save(repo, remove, e.now.replace(":", "").replace("-", ""))
+        top = repo.toplevel
         say(
-            f"Saved your local version of {len(p.local)} file(s) ({', '.join(p.local[:10])}) as stash@{{0}} "
-            f"({where[:10]}): 'git stash show -p stash@{{0}}' shows it, 'git stash pop' brings it back."
+            f"Saved what stood in the way ({len(remove)} path(s): {_listed(remove, 10)}) in {backup}; "
+            f"'cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(top))}/' puts it back."
         )
-    for path in (p.local + p.head_moved) if force else []:
-        (deletes if path in p.gone else writes).append(path)
-    snapshot.apply(repo, snap, sorted(writes), sorted(deletes))
+    snapshot.apply(repo, p, snap, sorted(writes), sorted(deletes), remove)
     if writes or deletes:
         say(
-            f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} file(s) written, "
+            f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} path(s) written, "
             f"{len(deletes)} deleted, {p.in_sync} already as in it. They are left unstaged."
         )
     elif p.in_sync:

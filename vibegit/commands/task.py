@@ -6,6 +6,7 @@ import json
 
 from vibegit import app
 from vibegit.core import lifecycle, report
+from vibegit.core.text import clean
 from vibegit.errors import OK
 
 
@@ -35,5 +36,5 @@ def list_(as_json: bool, workflow: str | None = None) -> int:
     if not state.tasks:
         app.say("No tasks.")
     for task in state.tasks:
-        app.say(f"{report.ICON[task.status]} {task.id}  {task.status.value:<5}  {task.title}")
+        app.say(f"{report.ICON[task.status]} {task.id}  {task.status.value:<5}  {clean(task.title)}")
     return OK

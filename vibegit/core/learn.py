@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vibegit.core.text import clean
+
 DEFAULT_DOCS = (
     "project_document/.ai_state/conventions.md",
     "project_document/.ai_state/decisions.md",
@@ -56,7 +58,7 @@ def extract(text: str) -> tuple[Item, ...]:
                 items.append(Item(heading, joined))
         current = None
 
-    for line in text.splitlines():
+    for line in clean(text, one_line=False).split("\n"):  # a project's docs: hostile text, made inert
         if in_comment:
             in_comment = "-->" not in line
             continue

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from vibegit.core.model import MemoryCategory, State, Status, TaskStatus
+from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
+from vibegit.core.text import clean, code, inert
 from vibegit.core.workflows import Summary, others_line
 
 TEXT = {
@@ -140,6 +141,9 @@ def render(
     observed: Observed | None = None,
     others: list[Summary] | None = None,
 ) -> str:
+    """The report. Every value from the state is shown inert (``core/text.py``):
+    cleaned of control characters, a value that starts a line cannot start a
+    heading or list item, a path in backticks cannot close them."""
     t = TEXT[lang]
     paused = state.workflow.status is Status.PAUSED
     done, total = state.completed_tasks, state.total_tasks
@@ -147,38 +151,38 @@ def render(
     mode = state.mode
     phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
     if mode.step:
-        phase += f", step {mode.step}" if lang == "en" else f"，步骤 {mode.step}"
+        phase += f", step {clean(mode.step)}" if lang == "en" else f"，步骤 {clean(mode.step)}"
     lines = [t["paused"] if paused else t["recovery"], "", t["state"]]
-    lines.append(f"- **{t['workflow']}**: {mode.workflow_name}")
+    lines.append(f"- **{t['workflow']}**: {clean(mode.workflow_name or '')}")
     lines.append(f"- **{t['phase']}**: {phase}")
     lines.append(f"- **{t['progress']}**: " + t["tasks_done"].format(done=done, total=total, pct=pct))
     if state.context.goal:
-        lines.append(f"- **{t['goal']}**: {state.context.goal}")
+        lines.append(f"- **{t['goal']}**: {clean(state.context.goal)}")
     if state.lock:
         held = (
             t["paused_lock"]
             if not state.lock.locked
-            else t["locked_by"].format(host=state.lock.host or "?", worktree=state.lock.worktree or "?")
+            else t["locked_by"].format(host=clean(state.lock.host or "?"), worktree=clean(state.lock.worktree or "?"))
         )
         lines.append(f"- **{t['lock']}**: {held}")
     if others:
-        lines.append(f"- **{t['elsewhere']}**: {others_line(others)}")
+        lines.append(f"- **{t['elsewhere']}**: {clean(others_line(others))}")
 
     lines += ["", t["progress_head"]]
     if state.tasks:
         order = (TaskStatus.DONE, TaskStatus.DOING, TaskStatus.TODO)
         for task in sorted(state.tasks, key=lambda x: order.index(x.status)):
             doing = f" {t['in_progress']}" if task.status is TaskStatus.DOING else ""
-            lines.append(f"- {ICON[task.status]} {task.id}: {task.title}{doing}")
+            lines.append(f"- {ICON[task.status]} {task.id}: {clean(task.title)}{doing}")
     else:
         lines.append(t["no_tasks"])
     if state.context.last_action:
-        lines.append(f"- {t['last_action']}: {state.context.last_action}")
+        lines.append(f"- {t['last_action']}: {clean(state.context.last_action)}")
 
-    lines += ["", t["next"], next_step(state, lang)]
+    lines += ["", t["next"], inert(next_step(state, lang))]
     if state.context.pending_questions:
         lines.append(t["questions"])
-        lines += [f"{i}. {q}" for i, q in enumerate(state.context.pending_questions, 1)]
+        lines += [f"{i}. {clean(q)}" for i, q in enumerate(state.context.pending_questions, 1)]
 
     lines += ["", t["checkpoint"]]
     k = state.checkpoint
@@ -188,7 +192,7 @@ def render(
         if k.file:
             now = _anchor_now(observed, lang)
             lines.append(
-                f"- {t['file']}: `{k.file}{':' + str(k.line) if k.line else ''}`" + (f" · {now}" if now else "")
+                f"- {t['file']}: {code(k.file + (':' + str(k.line) if k.line else ''))}" + (f" · {now}" if now else "")
             )
         if k.commit:
             where = ""
@@ -196,15 +200,15 @@ def render(
                 where = " · " + (
                     t["head_here"]
                     if head == k.commit
-                    else t["head_elsewhere"].format(head=head[:12], branch=k.branch or k.commit[:12])
+                    else t["head_elsewhere"].format(head=head[:12], branch=clean(k.branch or k.commit[:12]))
                 )
-            lines.append(f"- {t['commit']}: {k.commit[:12]} ({k.branch or 'detached'}){where}")
+            lines.append(f"- {t['commit']}: {clean(k.commit[:12])} ({clean(k.branch or 'detached')}){where}")
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:
             match = " · " + (t["snap_same"] if observed.snapshot_matches else t["snap_differs"])
-        lines.append(f"- {t['snapshot']}: {k.snapshot[:12] if k.snapshot else t['none']}{match}")
+        lines.append(f"- {t['snapshot']}: {clean(k.snapshot[:12]) if k.snapshot else t['none']}{match}")
         if k.action:
-            lines.append(f"- {t['action']}: {k.action}")
+            lines.append(f"- {t['action']}: {clean(k.action)}")
     lines += remembered(state, lang)
     lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
     return "\n".join(lines) + "\n"
@@ -226,11 +230,17 @@ def remembered(state: State, lang: str) -> list[str]:
                 hidden += 1
                 continue
             shown += 1
-        where = f" ({entry.source}{' § ' + entry.heading if entry.heading else ''})" if entry.source else ""
-        lines.append(f"- **{t[entry.category]}** {entry.text}{where}")
+        lines.append(f"- **{t[entry.category]}** {clean(entry.text)}{origin(entry)}")
     if hidden:
         lines.append(t["more_knowledge"].format(n=hidden))
     return lines
+
+
+def origin(entry: MemoryEntry) -> str:
+    """Where a learned entry came from, shown after its text (nothing for the others)."""
+    if not entry.source:
+        return ""
+    return f" ({clean(entry.source)}{' § ' + clean(entry.heading) if entry.heading else ''})"
 
 
 def _anchor_now(observed: Observed | None, lang: str) -> str:
@@ -248,23 +258,23 @@ def _anchor_now(observed: Observed | None, lang: str) -> str:
 def next_step(state: State, lang: str) -> str:
     t = TEXT[lang]
     if state.context.next_action:
-        return state.context.next_action
+        return clean(state.context.next_action)
     current = state.task(state.workflow.current_task or "")
     if current and current.status is not TaskStatus.DONE:
-        return t["continue_task"].format(id=current.id, title=current.title)
+        return t["continue_task"].format(id=current.id, title=clean(current.title))
     todo = next((x for x in state.tasks if x.status is not TaskStatus.DONE), None)
     if todo:
-        return t["start_task"].format(id=todo.id, title=todo.title)
+        return t["start_task"].format(id=todo.id, title=clean(todo.title))
     return t["all_done"]
 
 
 def stop_reason(state: State) -> str:
     """Why an agent may not end its turn yet, and what to do instead."""
-    name = state.mode.workflow_name
+    name = clean(state.mode.workflow_name or "")
     phase = state.mode.phase.value if state.mode.phase else "-"
-    step = f" step {state.mode.step}" if state.mode.step else ""
+    step = f" step {clean(state.mode.step)}" if state.mode.step else ""
     current = state.task(state.workflow.current_task or "")
-    task = f" Current task: {current.id}: {current.title}." if current else ""
+    task = f" Current task: {current.id}: {clean(current.title)}." if current else ""
     return (
         f"vibegit: workflow '{name}' is still running (phase {phase}{step}, "
         f"{state.completed_tasks}/{state.total_tasks} tasks done).{task} "

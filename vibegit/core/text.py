@@ -14,12 +14,67 @@ _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 # Characters that end a line for str.splitlines() or YAML, and other controls.
 _BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# Bidirectional embeddings, overrides and isolates: text that reads otherwise
+# than it is stored ("Trojan Source"). Marks (LRM, RLM) are left alone.
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _control(c: str) -> bool:
+    return c < " " or "\x7f" <= c <= "\x9f" or c in _BREAKS or c in BIDI
 
 
 def bad_char(value: str, one_line: bool = True) -> str | None:
-    """The first control or line-breaking character of ``value``, if any."""
+    """The first control, line-breaking or bidi-override character of ``value``, if any."""
     allowed = "\t" if one_line else "\t\n"
-    return next((c for c in value if (c < " " and c not in allowed) or c == "\x7f" or c in _BREAKS), None)
+    return next((c for c in value if _control(c) and c not in allowed), None)
+
+
+def clean(value: str, one_line: bool = True) -> str:
+    """``value`` without control and bidi-override characters, for text that
+    cannot be refused (a project's docs, a hook's output, git's own data):
+    escape sequences lose their ESC, line breaks become spaces where the
+    text must stay one line, tabs stay."""
+    keep = "\t" if one_line else "\t\n"
+    if not any(_control(c) and c not in keep for c in value):
+        return value
+    text = value.replace("\r\n", "\n").replace("\r", "\n")
+    if one_line:
+        text = "".join(" " if c in "\n\r" or c in _BREAKS else c for c in text)
+    return "".join(c for c in text if not _control(c) or c in keep)
+
+
+# A value that starts a line of Markdown must not start a heading, a list
+# item, a quote, a table row, a fence or an HTML block of the report.
+_BLOCK = re.compile(r"(\\*)([#>|`~=+*<-]|\d{1,9}[.)]|_{3,})")
+
+
+def inert(value: str) -> str:
+    """``value`` shown at the start of a line: cleaned, and a leading block
+    marker escaped with a backslash, so it reads as text, not as a heading
+    like "### Next step" or a list item (``unescape`` takes it back)."""
+    text = clean(value).lstrip()
+    return "\\" + text if _BLOCK.match(text) else text
+
+
+def unescape(value: str) -> str:
+    """A value read back from a line ``inert`` wrote."""
+    return value[1:] if value.startswith("\\") and _BLOCK.match(value[1:]) else value
+
+
+def code(value: str) -> str:
+    """``value`` as a Markdown code span it cannot break out of."""
+    text = clean(value)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def shown(path: str) -> str:
+    """A path (from a snapshot, the state branch, the working tree) for a one-line message:
+    as it is when plain, else quoted with its odd characters escaped."""
+    if path.isprintable() and not any(c in BIDI for c in path) and path.strip() == path:
+        return path
+    return repr(path)
 
 
 def check_text(value: str, what: str, *, max_len: int = MAX_TEXT, one_line: bool = True) -> str:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vibegit.errors import OK
+from vibegit.core.text import bad_char, clean
+from vibegit.errors import OK, VibegitError
 from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
 
 
@@ -87,7 +88,7 @@ def _session_id(data: dict[str, Any]) -> str | None:
     if not isinstance(value, str):
         return None
     value = value.strip()
-    if not value or len(value) > MAX_SESSION_ID or any(ch in value for ch in "\0\r\n"):
+    if not value or len(value) > MAX_SESSION_ID or bad_char(value) is not None:
         return None
     return value
 
@@ -99,7 +100,7 @@ def _record_session(h: Any, state: Any, data: dict[str, Any], agent: str) -> Non
     session_id = _session_id(data)
     if session_id is None:
         return
-    source = data.get("source") if isinstance(data.get("source"), str) else ""
+    source = clean(data["source"]) if isinstance(data.get("source"), str) else ""
     e = app.facts(h)
     try:  # notices go to stderr; stdout is the agent's context
         app.record(
@@ -136,6 +137,8 @@ def session_start(argv: list[str]) -> int:
                 text = _report(h, state, others).rstrip("\n")
                 try:
                     _record_session(h, state, data, agent)
+                except VibegitError:
+                    pass  # refused by the rules (the workflow runs on another host): nothing to record here
                 except Exception:
                     _log(f"session-start --agent {agent}: recording the session id")
     except Exception:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 from vibegit.errors import OK, BadInput
-from vibegit.infra import git
-from vibegit.infra.fs import write_atomic
+from vibegit.infra import fs, git
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
 OURS = re.compile(r"vibegit\S*\s+hook\s+(session-start|stop)\b")
@@ -154,16 +154,15 @@ def merge(data: dict[str, Any], agent: Agent) -> dict[str, Any]:
     return out
 
 
-def _read(path: Path, rel: str) -> tuple[bytes | None, dict[str, Any]]:
-    if path.is_symlink():
-        raise BadInput(f"{rel}: is a symbolic link; vibegit does not write through links")
-    if not path.exists():
-        return None, {}
-    if not path.is_file():
+def _read(top: Path, rel: str) -> tuple[bytes | None, dict[str, Any]]:
+    """The settings file (no link followed: a committed ``.claude`` link to a
+    directory elsewhere would send the write out of the repository)."""
+    found = fs.lstat(top, rel)
+    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISLNK(found.st_mode):
         raise BadInput(f"{rel}: is not a file")
-    raw = path.read_bytes()
-    if len(raw) > MAX_INPUT:
-        raise BadInput(f"{rel}: too large ({len(raw)} bytes)")
+    raw = fs.read(top, rel, MAX_INPUT)
+    if raw is None:
+        return None, {}
     try:
         text = raw.decode("utf-8-sig")
         data = json.loads(text) if text.strip() else {}
@@ -188,14 +187,15 @@ def _dumps(data: dict[str, Any], raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode()
 
 
-def _backup(git_dir: Path, agent: Agent) -> Path:
-    return git_dir / "vibegit" / "agents" / f"{agent.name}.json"
+def _backup(agent: Agent) -> str:
+    """Where, under the git dir, the settings file as it was before install is kept."""
+    return f"vibegit/agents/{agent.name}.json"
 
 
 @dataclass(frozen=True)
 class Plan:
     agent: Agent
-    path: Path
+    top: Path
     new: bytes | None  # None: delete the file
     message: str
     backup: dict[str, Any] | None = None  # written on install; removed on uninstall
@@ -203,37 +203,36 @@ class Plan:
 
 
 def plan_install(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
-    path = top / agent.settings
-    raw, data = _read(path, agent.settings)
+    raw, data = _read(top, agent.settings)
     merged = merge(data, agent)
     if raw is not None and merged == data:
         return None
     keep = None
-    if not _backup(git_dir, agent).is_file():  # a reinstall keeps the first original
+    if fs.lstat(git_dir, _backup(agent)) is None:  # a reinstall keeps the first original
         keep = {
             "settings": agent.settings,
             "existed": raw is not None,
-            "dir_existed": path.parent.is_dir(),
+            "dir_existed": fs.lstat(top, agent.settings.rsplit("/", 1)[0]) is not None,
             "content": raw.decode("utf-8") if raw is not None else None,
         }
     events = " and ".join(agent.entries())
     plural = "s" if len(agent.entries()) > 1 else ""
     other = "; every other key and hook is kept" if raw else ""
     return Plan(
-        agent, path, _dumps(merged, raw), f"{agent.label}: {events} hook{plural} in {agent.settings}{other}", keep
+        agent, top, _dumps(merged, raw), f"{agent.label}: {events} hook{plural} in {agent.settings}{other}", keep
     )
 
 
 def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
-    path = top / agent.settings
-    raw, data = _read(path, agent.settings)
-    backup_path = _backup(git_dir, agent)
+    raw, data = _read(top, agent.settings)
     saved: dict[str, Any] | None = None
-    if backup_path.is_file():
-        try:
-            saved = json.loads(backup_path.read_text())
-        except (OSError, ValueError):
-            saved = None
+    try:
+        kept = fs.read(git_dir, _backup(agent), MAX_INPUT + 4096)
+        saved = json.loads(kept) if kept is not None else None
+    except (OSError, ValueError, BadInput):
+        saved = None
+    if not isinstance(saved, dict):
+        saved = None
     if raw is None:
         return None
     stripped, removed = strip(data)
@@ -247,7 +246,7 @@ def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
     ):
         return Plan(
             agent,
-            path,
+            top,
             None,
             f"{agent.label}: removed {agent.settings} (vibegit had created it)",
             remove_dir=not saved.get("dir_existed", True),
@@ -255,29 +254,25 @@ def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
     if saved and saved.get("existed") and isinstance(saved.get("content"), str):
         try:
             if json.loads(saved["content"] or "{}") == stripped:
-                return Plan(agent, path, saved["content"].encode("utf-8"), message + " (restored as it was)")
+                return Plan(agent, top, saved["content"].encode("utf-8"), message + " (restored as it was)")
         except ValueError:
             pass
-    return Plan(agent, path, _dumps(stripped, raw), message)
+    return Plan(agent, top, _dumps(stripped, raw), message)
 
 
 def apply(plan: Plan, git_dir: Path, installing: bool) -> None:
-    backup_path = _backup(git_dir, plan.agent)
+    """Write (or remove) the settings file, never through a link."""
+    rel = plan.agent.settings
     if installing and plan.backup is not None:
-        backup_path.parent.mkdir(parents=True, exist_ok=True)
-        backup_path.write_text(json.dumps(plan.backup, ensure_ascii=False))
+        fs.write(git_dir, _backup(plan.agent), json.dumps(plan.backup, ensure_ascii=False).encode())
     if plan.new is None:
-        plan.path.unlink()
+        fs.remove(plan.top, rel)
         if plan.remove_dir:
-            try:
-                plan.path.parent.rmdir()
-            except OSError:
-                pass
+            fs.remove_empty_dirs(plan.top, rel.rsplit("/", 1)[0])
     else:
-        plan.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(plan.path, plan.new)
+        fs.write(plan.top, rel, plan.new)
     if not installing:
-        backup_path.unlink(missing_ok=True)
+        fs.remove(git_dir, _backup(plan.agent))
 
 
 Planned = list[tuple[Agent, Optional[Plan]]]
@@ -296,7 +291,7 @@ def carry_out(repo: git.Repo, plans: Planned, installing: bool, say: Callable[[s
             state = "already installed" if installing else "no vibegit hooks to remove"
             say(f"{agent.label}: {state} ({agent.settings})")
             if not installing:
-                _backup(repo.git_dir, agent).unlink(missing_ok=True)
+                fs.remove(repo.git_dir, _backup(agent))
             continue
         apply(plan, repo.git_dir, installing)
         say(f"✔ {plan.message}")

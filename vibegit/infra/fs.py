@@ -1,33 +1,397 @@
-"""Files vibegit writes: atomic replacement."""
+"""Every file vibegit writes, and never through a symbolic link.
+
+A write names a *root* the user chose (the work tree's top, the git dir,
+the trust store) and a path below it. Each component below the root is
+opened with ``O_NOFOLLOW`` relative to its parent's descriptor, so a link
+planted anywhere on the way (by a snapshot, a clone, an agent) refuses the
+write, in one line, instead of sending it elsewhere. Replacements are atomic
+(a scratch file beside the target, then a rename). The root itself is the
+user's path and is followed as given.
+"""
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
-import tempfile
-from pathlib import Path
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+
+from vibegit.errors import BadInput
 
 TEMP = ".vibegit-tmp-"  # the scratch file of a write, beside its target until the rename
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
+# Descriptor-relative calls: every POSIX system. Elsewhere each component is
+# checked with lstat before it is used (a race remains there, not here).
+_AT = {os.open, os.stat, os.unlink, os.mkdir, os.rmdir, os.rename} <= os.supports_dir_fd
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` in one rename, so no reader sees half a
-    file; ``mode`` defaults to the old file's, else 0o644."""
-    if mode is None:
-        mode = path.stat().st_mode & 0o7777 if path.is_file() else 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}{TEMP}")
+def parts(rel: str | os.PathLike[str]) -> list[str]:
+    """The components of a path relative to a root; nothing that climbs out."""
+    text = os.fspath(rel).replace("\\", "/")
+    if text.startswith("/") or "\0" in text:
+        raise BadInput(f"{text[:80]!r}: not a path relative to the repository")
+    found = [p for p in text.split("/") if p not in ("", ".")]
+    if ".." in found:
+        raise BadInput(f"{text[:80]!r}: climbs out of the repository ('..')")
+    return found
+
+
+class _Dir:
+    """An open directory: names inside it are used without following links."""
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path, self.fd = path, fd
+
+    def stat(self, name: str) -> os.stat_result | None:
+        try:
+            if self.fd is not None:
+                return os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+            return os.lstat(self.path / name)
+        except FileNotFoundError:
+            return None
+
+    def open(self, name: str, flags: int, mode: int = 0o644) -> int:
+        if self.fd is not None:
+            return os.open(name, flags | _NOFOLLOW, mode, dir_fd=self.fd)
+        st = self.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise OSError(errno.ELOOP, "is a symbolic link", str(self.path / name))
+        return os.open(self.path / name, flags, mode)
+
+    def sub(self, name: str) -> _Dir:
+        if self.fd is not None:
+            return _Dir(self.path / name, os.open(name, _DIR_FLAGS, dir_fd=self.fd))
+        st = self.stat(name)
+        if st is None or not stat.S_ISDIR(st.st_mode):
+            raise OSError(errno.ENOTDIR, "not a directory", str(self.path / name))
+        return _Dir(self.path / name, None)
+
+    def mkdir(self, name: str) -> None:
+        os.mkdir(name, 0o777, dir_fd=self.fd) if self.fd is not None else os.mkdir(self.path / name)
+
+    def unlink(self, name: str) -> None:
+        os.unlink(name, dir_fd=self.fd) if self.fd is not None else os.unlink(self.path / name)
+
+    def rmdir(self, name: str) -> None:
+        os.rmdir(name, dir_fd=self.fd) if self.fd is not None else os.rmdir(self.path / name)
+
+    def listdir(self) -> list[str]:
+        return os.listdir(self.fd) if self.fd is not None else os.listdir(self.path)
+
+    def rename(self, name: str, to: _Dir, new: str) -> None:
+        if self.fd is not None and to.fd is not None:
+            os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
+        else:
+            os.rename(self.path / name, to.path / new)
+
+    def symlink(self, target: str, name: str) -> None:
+        os.symlink(target, name, dir_fd=self.fd) if self.fd is not None else os.symlink(target, self.path / name)
+
+    def readlink(self, name: str) -> str:
+        return os.readlink(name, dir_fd=self.fd) if self.fd is not None else os.readlink(self.path / name)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def _link(path: Path) -> BadInput:
+    return BadInput(f"{path}: is a symbolic link; vibegit never reads or writes through links (remove it)")
+
+
+@contextmanager
+def opendir(root: Path, rel: str | os.PathLike[str] = "", *, create: bool = False) -> Iterator[_Dir]:
+    """The directory ``root/rel``, no link followed below ``root``; missing
+    directories are made when ``create`` (FileNotFoundError otherwise)."""
+    here = _Dir(root, os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None)
     try:
-        with os.fdopen(fd, "wb") as f:
+        for name in parts(rel):
+            st = here.stat(name)
+            if st is None:
+                if not create:
+                    raise FileNotFoundError(errno.ENOENT, "no such directory", str(here.path / name))
+                here.mkdir(name)
+                st = here.stat(name)
+            if st is not None and stat.S_ISLNK(st.st_mode):
+                raise _link(here.path / name)
+            if st is None or not stat.S_ISDIR(st.st_mode):
+                raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(here.path / name))
+            try:
+                inner = here.sub(name)
+            except OSError as err:  # it became a link meanwhile
+                if err.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise _link(here.path / name) from None
+                raise
+            here.close()
+            here = inner
+        yield here
+    finally:
+        here.close()
+
+
+def _split(rel: str | os.PathLike[str]) -> tuple[str, str]:
+    names = parts(rel)
+    if not names:
+        raise BadInput(f"{os.fspath(rel)!r}: names no file")
+    return "/".join(names[:-1]), names[-1]
+
+
+def lstat(root: Path, rel: str | os.PathLike[str]) -> os.stat_result | None:
+    """What stands at ``root/rel`` (a link is reported, not followed); None
+    when nothing does. A link among the parents is an error."""
+    parent, name = _split(rel)
+    try:
+        with opendir(root, parent) as d:
+            return d.stat(name)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def write(root: Path, rel: str | os.PathLike[str], data: bytes, mode: int | None = None) -> None:
+    """Replace ``root/rel`` with ``data`` in one rename (missing directories
+    made); ``mode`` defaults to the old file's, else 0o644. A link at the
+    target or on the way refuses the write."""
+    parent, name = _split(rel)
+    with opendir(root, parent, create=True) as d:
+        st = d.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise _link(d.path / name)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"{d.path / name}: is not a regular file; not replacing it")
+        if mode is None:
+            mode = st.st_mode & 0o7777 if st is not None else 0o644
+        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
+        fd = d.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.chmod(f.fileno(), mode)
+            d.rename(tmp, d, name)
+        except BaseException:
+            try:
+                d.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def append(root: Path, rel: str | os.PathLike[str], data: bytes) -> None:
+    """Add ``data`` at the end of ``root/rel`` (made when missing)."""
+    parent, name = _split(rel)
+    with opendir(root, parent, create=True) as d:
+        try:
+            fd = d.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise _link(d.path / name) from None
+            raise
+        with os.fdopen(fd, "ab") as f:
             f.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
-def remove_leftovers(path: Path) -> None:
-    """The scratch files of writes to ``path`` that a killed process left behind
-    (call it where no other writer of ``path`` can be running: under the store's lock)."""
-    for stale in path.parent.glob(f".{path.name}{TEMP}*"):
-        if stale.is_file() and not stale.is_symlink():
-            stale.unlink(missing_ok=True)
+def read(root: Path, rel: str | os.PathLike[str], limit: int) -> bytes | None:
+    """The bytes of the regular file ``root/rel``; None when nothing (or no
+    file) is there. A link (there or on the way) or a file over ``limit``
+    bytes is an error."""
+    parent, name = _split(rel)
+    try:
+        with opendir(root, parent) as d:
+            st = d.stat(name)
+            if st is None or stat.S_ISDIR(st.st_mode):
+                return None
+            if stat.S_ISLNK(st.st_mode):
+                raise _link(d.path / name)
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            if st.st_size > limit:
+                raise BadInput(f"{d.path / name}: too large ({st.st_size} bytes, at most {limit})")
+            with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
+                data = f.read(limit + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if len(data) > limit:
+        raise BadInput(f"{root / rel}: too large (over {limit} bytes)")
+    return data
+
+
+def remove(root: Path, rel: str | os.PathLike[str]) -> bool:
+    """Delete the file or link ``root/rel`` (a link itself, never its
+    target); False when nothing was there."""
+    parent, name = _split(rel)
+    try:
+        with opendir(root, parent) as d:
+            st = d.stat(name)
+            if st is None:
+                return False
+            if stat.S_ISDIR(st.st_mode):
+                raise BadInput(f"{d.path / name}: is a directory; not removing it")
+            d.unlink(name)
+            return True
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def remove_tree(root: Path, rel: str | os.PathLike[str]) -> None:
+    """Delete ``root/rel`` whatever it is, a directory with all it holds;
+    links inside are removed as links, never followed."""
+    parent, name = _split(rel)
+    with opendir(root, parent) as d:
+        _remove_in(d, name)
+
+
+def _remove_in(d: _Dir, name: str) -> None:
+    st = d.stat(name)
+    if st is None:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        d.unlink(name)
+        return
+    inner = d.sub(name)
+    try:
+        for child in inner.listdir():
+            _remove_in(inner, child)
+    finally:
+        inner.close()
+    d.rmdir(name)
+
+
+def remove_empty_dirs(root: Path, rel: str | os.PathLike[str]) -> None:
+    """Remove ``root/rel`` and its parents below ``root`` while they are empty directories."""
+    names = parts(rel)
+    while names:
+        try:
+            with opendir(root, "/".join(names[:-1])) as d:
+                d.rmdir(names[-1])
+        except (OSError, BadInput):
+            return
+        names.pop()
+
+
+def rename(root: Path, src: str | os.PathLike[str], dst: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+    """Move ``src`` to ``dst`` (both below ``root``, no link on the way); ``dst``
+    must not exist, unless ``overwrite`` (a file, replaced in one rename)."""
+    src_parent, src_name = _split(src)
+    dst_parent, dst_name = _split(dst)
+    with opendir(root, src_parent) as s, opendir(root, dst_parent, create=True) as d:
+        there = d.stat(dst_name)
+        if there is not None and not (overwrite and stat.S_ISREG(there.st_mode)):
+            raise BadInput(f"{d.path / dst_name}: exists already; not replacing it")
+        s.rename(src_name, d, dst_name)
+
+
+def symlink(root: Path, rel: str | os.PathLike[str], target: str) -> None:
+    """Make the link ``root/rel`` → ``target`` (missing directories made); nothing may stand there."""
+    parent, name = _split(rel)
+    with opendir(root, parent, create=True) as d:
+        d.symlink(target, name)
+
+
+def inventory(root: Path, rel: str | os.PathLike[str], digest: bool = True) -> dict[str, str]:
+    """Everything at and below ``root/rel`` (no link followed), by path: a
+    file's SHA-256 and exec bit (``digest``), a link's target, a directory,
+    or something else; two equal inventories mean a faithful copy."""
+    found: dict[str, str] = {}
+    parent, name = _split(rel)
+    with opendir(root, parent) as d:
+        _inventory(d, name, "/".join(parts(rel)), found, digest)
+    return found
+
+
+def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
+    st = d.stat(name)
+    if st is None:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        found[path] = "link " + d.readlink(name)
+    elif stat.S_ISREG(st.st_mode) and not digest:
+        found[path] = "file"
+    elif stat.S_ISREG(st.st_mode):
+        sha = hashlib.sha256()
+        with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                sha.update(block)
+        found[path] = f"file {'x' if st.st_mode & 0o111 else '-'} {sha.hexdigest()}"
+    elif stat.S_ISDIR(st.st_mode):
+        found[path] = "dir"
+        inner = d.sub(name)
+        try:
+            for child in sorted(inner.listdir()):
+                _inventory(inner, child, f"{path}/{child}", found, digest)
+        finally:
+            inner.close()
+    else:
+        found[path] = "other"
+
+
+def copy(src: Path, rel: str | os.PathLike[str], dst: Path) -> None:
+    """Copy ``src/rel`` (all below it too) to ``dst/rel``: bytes and exec bits,
+    links as links; nothing followed on either side. ``dst/rel`` must not exist."""
+    parent, name = _split(rel)
+    with opendir(src, parent) as s, opendir(dst, parent, create=True) as d:
+        _copy(s, d, name)
+
+
+def _copy(s: _Dir, d: _Dir, name: str) -> None:
+    st = s.stat(name)
+    if st is None:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        d.symlink(s.readlink(name), name)
+    elif stat.S_ISREG(st.st_mode):
+        with os.fdopen(s.open(name, os.O_RDONLY), "rb") as f_in:
+            out = d.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, st.st_mode & 0o777 | 0o600)
+            with os.fdopen(out, "wb") as f_out:
+                for block in iter(lambda: f_in.read(1 << 20), b""):
+                    f_out.write(block)
+    elif stat.S_ISDIR(st.st_mode):
+        d.mkdir(name)
+        inner_s, inner_d = s.sub(name), d.sub(name)
+        try:
+            for child in inner_s.listdir():
+                _copy(inner_s, inner_d, child)
+        finally:
+            inner_s.close()
+            inner_d.close()
+    else:
+        raise BadInput(f"{s.path / name}: not a file, link or directory; not copying it")
+
+
+def free_name(root: Path, rel: str, suffix: str, data: bytes | None = None) -> str | None:
+    """``rel + suffix``, or ``rel + suffix + ".2"`` … the first that is free, so
+    a side file never replaces an older one; None when one already holds ``data``."""
+    for n in range(1, 1000):
+        name = f"{rel}{suffix}" + (f".{n}" if n > 1 else "")
+        st = lstat(root, name)
+        if st is None:
+            return name
+        if data is not None and stat.S_ISREG(st.st_mode) and read(root, name, len(data) + 1) == data:
+            return None
+    raise BadInput(f"{root / rel}{suffix}: a thousand side files already; clear some away")
+
+
+def remove_leftovers(root: Path, rel: str | os.PathLike[str]) -> None:
+    """The scratch files of writes to ``root/rel`` that a killed process left
+    behind (call it where no other writer of it can be running: under the store's lock)."""
+    parent, name = _split(rel)
+    try:
+        with opendir(root, parent) as d:
+            for child in d.listdir():
+                st = d.stat(child) if child.startswith(f".{name}{TEMP}") else None
+                if st is not None and stat.S_ISREG(st.st_mode):
+                    d.unlink(child)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+
+
+def relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` when it lies below it (compared as written, not resolved)."""
+    try:
+        rel = PurePosixPath(os.path.normpath(path)).relative_to(os.path.normpath(root))
+    except ValueError:
+        return None
+    return rel.as_posix()

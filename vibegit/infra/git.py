@@ -471,6 +471,40 @@ def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tupl
         return proc.stdout.decode().rstrip("\n"), proc.returncode > 0
 
 
+def hash_paths(repo: Repo, paths: list[str]) -> dict[str, str]:
+    """The blob id each working-tree file would get from ``git add`` (clean
+    filters and line endings applied); paths with a newline are left out."""
+    plain = [p for p in paths if "\n" not in p]
+    if not plain:
+        return {}
+    proc = repo.git(
+        "hash-object", "--stdin-paths", input="".join(f"{p}\n" for p in plain).encode(errors="surrogateescape")
+    )
+    return dict(zip(plain, proc.stdout.decode().split(), strict=True))
+
+
+def checkout_bytes(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
+    """The bytes a checkout would write for each ``(blob id, path)``: smudge
+    filters and line endings applied, as ``git checkout`` would (one process)."""
+    if not wanted:
+        return []
+    if any("\n" in path for _, path in wanted):  # the batch protocol is one line each
+        return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
+    batch = "".join(f"{oid} {path}\n" for oid, path in wanted).encode(errors="surrogateescape")
+    out = repo.git("cat-file", "--batch", "--filters", input=batch).stdout
+    found: list[bytes] = []
+    at = 0
+    for _ in wanted:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        if len(header) != 3:
+            raise GitError(f"git cat-file --filters: {out[at:end][:80].decode(errors='replace')}")
+        size = int(header[2])
+        found.append(out[end + 1 : end + 1 + size])
+        at = end + 1 + size + 1
+    return found
+
+
 def remotes(repo: Repo) -> list[str]:
     return repo.out("remote").split()
 

@@ -9,15 +9,15 @@ next event, or kept beside with a message, never dropped.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from vibegit.core import workflows
 from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, VibegitError
-from vibegit.infra import git
+from vibegit.infra import fs, git
 from vibegit.infra.formats import (
     CHECKPOINT,
     CONTEXT,
@@ -35,30 +35,23 @@ from vibegit.infra.formats import (
     parse_memory,
     parse_session,
 )
-from vibegit.infra.fs import remove_leftovers, write_atomic
 from vibegit.infra.store import Flow, Loaded, flow, load_commit
 
 MARKER = "vibegit-mirror"  # per worktree: the state commit the mirror shows (see Marker)
 
 
-def directory(repo: git.Repo, settings: Settings) -> Path:
-    path = repo.toplevel / settings.mirror_dir
-    top = repo.toplevel.resolve()
-    probe = path
-    while probe != repo.toplevel and probe != probe.parent:  # no component may be a link
-        if probe.is_symlink():
-            raise BadInput(
-                f"{settings.mirror_dir}: {probe.relative_to(repo.toplevel)} is a symbolic link; "
-                "vibegit does not follow links in its mirror (remove it)"
-            )
-        probe = probe.parent
-    if path.exists() and top not in path.resolve().parents:
-        raise BadInput(f"{settings.mirror_dir}: resolves outside the repository")
-    return path
+def exists(repo: git.Repo, settings: Settings) -> bool:
+    """Whether the mirror directory is there; a link in its path (or as it) is an error."""
+    found = fs.lstat(repo.toplevel, settings.mirror_dir)
+    if found is not None and stat.S_ISLNK(found.st_mode):
+        raise BadInput(
+            f"{settings.mirror_dir}: is a symbolic link; vibegit never reads or writes through links (remove it)"
+        )
+    return found is not None and stat.S_ISDIR(found.st_mode)
 
 
-def _marker(repo: git.Repo) -> Path:
-    return repo.git_dir / MARKER
+def _rel(settings: Settings, name: str) -> str:
+    return f"{settings.mirror_dir}/{name}"
 
 
 MAX_SHOWN = 50
@@ -76,16 +69,19 @@ class Shown:
 
 
 def _shown(repo: git.Repo) -> Shown:
-    marker = _marker(repo)
-    lines = marker.read_text().split("\n") if marker.is_file() and not marker.is_symlink() else []
+    try:
+        data = fs.read(repo.git_dir, MARKER, 64 * 1024)
+    except BadInput:
+        data = None
+    lines = data.decode(errors="replace").split("\n") if data else []
     workflow = next((line[len("workflow ") :] for line in lines if line.startswith("workflow ")), "")
     commits = tuple(dict.fromkeys(line for line in lines if git.is_oid(line)))[:MAX_SHOWN]
     return Shown(workflow if workflows.WORKFLOW_ID.match(workflow) else "", commits)
 
 
-def _marker_text(shown: Shown) -> bytes:
+def _mark(repo: git.Repo, shown: Shown) -> None:
     lines = ([f"workflow {shown.workflow}"] if shown.workflow else []) + list(shown.commits[:MAX_SHOWN])
-    return "".join(f"{line}\n" for line in lines).encode()
+    fs.write(repo.git_dir, MARKER, "".join(f"{line}\n" for line in lines).encode())
 
 
 class _Written:
@@ -122,14 +118,8 @@ def view(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> 
         return loaded.fresh().files
 
 
-def _read(path: Path, rel: str) -> bytes | None:
-    if path.is_symlink():
-        raise BadInput(f"{rel}: is a symbolic link; vibegit does not follow links in its mirror (remove it)")
-    if not path.is_file():
-        return None
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise BadInput(f"{rel}: too large ({path.stat().st_size} bytes, at most {MAX_FILE_BYTES})")
-    return path.read_bytes()
+def _read(repo: git.Repo, rel: str) -> bytes | None:
+    return fs.read(repo.toplevel, rel, MAX_FILE_BYTES)
 
 
 def adopt(
@@ -141,17 +131,17 @@ def adopt(
     (the mirror showed it) are kept beside as ``.edited``, never dropped; the
     shared memory's edits are adopted whatever the workflow."""
     shown = _shown(repo)
-    mdir = directory(repo, settings)
+    there = exists(repo, settings)
     state = current.state
-    if not shown.commits or not mdir.is_dir():
+    if not shown.commits or not there:
         return state
     base = shown.commits[0]
     written = _Written(repo, cat, shown, loaded)
     base_files = written.files(base)
     now = current.files if shown.workflow == current.id else view(repo, cat, loaded, shown.workflow)
     for name in STATE_FILES:
-        rel = f"{settings.mirror_dir}/{name}"
-        disk = _read(mdir / name, rel)
+        rel = _rel(settings, name)
+        disk = _read(repo, rel)
         if disk is None:
             if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
                 notices.append(
@@ -162,7 +152,8 @@ def adopt(
             continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
         if name != MEMORY and shown.workflow != current.id:
             _keep_beside(
-                mdir / name,
+                repo,
+                rel,
                 disk,
                 ".edited",
                 notices,
@@ -171,24 +162,27 @@ def adopt(
             continue
         if loaded.head != base and now.get(name) != base_files.get(name):
             _keep_beside(
-                mdir / name,
+                repo,
+                rel,
                 disk,
                 ".conflict",
                 notices,
                 f"your edit of {rel} conflicts with a newer state from elsewhere",
             )
             continue
-        state = _adopt_one(name, disk, rel, state, mdir, notices)
+        state = _adopt_one(repo, name, disk, rel, state, notices)
     return state
 
 
-def _keep_beside(path: Path, data: bytes, suffix: str, notices: list[str], why: str) -> None:
-    kept = path.with_name(path.name + suffix)
-    kept.write_bytes(data)
-    notices.append(f"{why}; kept as {kept.name} beside it")
+def _keep_beside(repo: git.Repo, rel: str, data: bytes, suffix: str, notices: list[str], why: str) -> None:
+    """The edit kept as a side file, never replacing an older one (nor written through a link)."""
+    kept = fs.free_name(repo.toplevel, rel, suffix, data)
+    if kept is not None:
+        fs.write(repo.toplevel, kept, data)
+    notices.append(f"{why}; kept as {(kept or rel + suffix).rsplit('/', 1)[-1]} beside it")
 
 
-def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notices: list[str]) -> State:
+def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, notices: list[str]) -> State:
     if name == SESSION:
         edited = parse_session(disk, rel)
         for what, mine, theirs in (
@@ -222,7 +216,7 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
         goal, notes = parse_context(disk, rel)
         if derived_context_differs(disk.decode(), state):
             _keep_beside(
-                mdir / name, disk, ".edited", notices, f"{rel}: only Goal and Notes are adopted (the rest is generated)"
+                repo, rel, disk, ".edited", notices, f"{rel}: only Goal and Notes are adopted (the rest is generated)"
             )
         else:
             notices.append(f"adopted your edit of {rel}")
@@ -231,7 +225,8 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
         lock = parse_lock(disk, rel)
         if state.lock is None:
             _keep_beside(
-                mdir / name,
+                repo,
+                rel,
                 disk,
                 ".edited",
                 notices,
@@ -247,7 +242,8 @@ def _adopt_one(name: str, disk: bytes, rel: str, state: State, mdir: Path, notic
         return replace(state, memory=parse_memory(disk, rel))
     assert name == CHECKPOINT
     _keep_beside(
-        mdir / name,
+        repo,
+        rel,
         disk,
         ".edited",
         notices,
@@ -264,37 +260,41 @@ def write(
 
     Until every file is written, the marker names the commits the mirror was
     showing too (so a kill half way leaves no false edit)."""
+    top = repo.toplevel
     try:
         ensure_excluded(repo, settings)
-        mdir = directory(repo, settings)
-        mdir.mkdir(parents=True, exist_ok=True)
+        exists(repo, settings)  # no link as the mirror directory
         before = _shown(repo)
         during = before.commits if before.workflow == workflow_id else ()
-        write_atomic(_marker(repo), _marker_text(Shown(workflow_id, (commit, *during))))
+        _mark(repo, Shown(workflow_id, (commit, *during)))
         for name in STATE_FILES:
-            path = mdir / name
-            remove_leftovers(path)
+            rel = _rel(settings, name)
+            fs.remove_leftovers(top, rel)
             if name in files:
                 data = files[name].encode()
-                if path.is_symlink() or not path.is_file() or path.read_bytes() != data:  # unchanged: no write
-                    write_atomic(path, data)
-            elif path.is_file() and not path.is_symlink():
-                path.unlink()
-        write_atomic(_marker(repo), _marker_text(Shown(workflow_id, (commit,))))
+                try:
+                    same = fs.read(top, rel, MAX_FILE_BYTES) == data
+                except BadInput:
+                    same = False  # a link or an oversized file: the write says what is wrong
+                if not same:
+                    fs.write(top, rel, data)
+            else:
+                found = fs.lstat(top, rel)
+                if found is not None and stat.S_ISREG(found.st_mode):
+                    fs.remove(top, rel)
+        _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput) as err:
         notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
 
 
 def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
     """List the mirror in info/exclude (shared by all worktrees) once."""
-    exclude = repo.common_dir / "info" / "exclude"
     line = f"/{settings.mirror_dir}/"
-    text = exclude.read_text() if exclude.is_file() else ""
+    text = (fs.read(repo.common_dir, "info/exclude", 1 << 20) or b"").decode(errors="replace")
     if line in text.splitlines():
         return
-    exclude.parent.mkdir(parents=True, exist_ok=True)
-    with exclude.open("a") as f:
-        f.write(("" if not text or text.endswith("\n") else "\n") + "# vibegit state mirror\n" + line + "\n")
+    added = ("" if not text or text.endswith("\n") else "\n") + "# vibegit state mirror\n" + line + "\n"
+    fs.append(repo.common_dir, "info/exclude", added.encode())
 
 
 def refresh(
@@ -314,14 +314,17 @@ def show(
     hand edits not adopted yet (the next event adopts them, or keeps them beside)."""
     shown = _shown(repo)
     try:
-        mdir = directory(repo, settings)
+        there = exists(repo, settings)
     except BadInput:
         return
-    if shown.commits and mdir.is_dir() and cat.get(shown.commits[0]) is not None:
+    if shown.commits and there and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)
         for name in STATE_FILES:
-            path = mdir / name
-            if path.is_file() and not path.is_symlink() and not written.ours(name, path.read_bytes()):
+            try:
+                disk = _read(repo, _rel(settings, name))
+            except BadInput:
+                disk = None
+            if disk is not None and not written.ours(name, disk):
                 say(
                     f"{settings.mirror_dir}/{name} has edits of yours; the mirror is left as it is "
                     "until the next event adopts them."
@@ -342,18 +345,32 @@ def rewrite(
         say(notice)
 
 
-def problems(repo: git.Repo, settings: Settings) -> list[tuple[Path, str]]:
-    """Mirror files that do not parse, with why."""
+def problems(repo: git.Repo, settings: Settings) -> list[tuple[str, str]]:
+    """Mirror files (relative to the top directory) that do not parse, with why."""
     try:
-        mdir = directory(repo, settings)
+        exists(repo, settings)
     except BadInput as err:
-        return [(repo.toplevel / settings.mirror_dir, str(err))]
+        return [(settings.mirror_dir, str(err))]
     found = []
     for name, parse in PARSERS.items():
-        path = mdir / name
-        if path.is_file() and not path.is_symlink():
-            try:
-                parse(path.read_bytes(), f"{settings.mirror_dir}/{name}")
-            except BadInput as err:
-                found.append((path, str(err)))
+        rel = _rel(settings, name)
+        try:
+            disk = _read(repo, rel)
+            if disk is not None:
+                parse(disk, rel)
+        except BadInput as err:
+            found.append((rel, str(err)))
     return found
+
+
+def set_aside(repo: git.Repo, rel: str) -> str | None:
+    """Move a broken mirror file aside as ``NAME.broken`` (never over an older
+    one); its new name, or None when it is not a plain file."""
+    found = fs.lstat(repo.toplevel, rel)
+    if found is None or not stat.S_ISREG(found.st_mode):
+        return None
+    aside = fs.free_name(repo.toplevel, rel, ".broken")
+    if aside is None:
+        return None
+    fs.rename(repo.toplevel, rel, aside)
+    return aside

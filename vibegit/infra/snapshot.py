@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,9 +23,10 @@ from typing import NamedTuple
 
 from vibegit.core.model import State
 from vibegit.core.report import Observed
+from vibegit.core.text import shown
 from vibegit.errors import BadInput, GitError, Refused
-from vibegit.infra import git
-from vibegit.infra.worktree import locate
+from vibegit.infra import fs, git
+from vibegit.infra.worktree import blob_id, locate
 
 
 def _env(index: Path) -> dict[str, str]:
@@ -40,7 +43,9 @@ def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
     try:
         user_index = repo.git_dir / "index"
         if copy and user_index.is_file():
-            shutil.copyfile(user_index, path)
+            # copy2 keeps the index's mtime: git tells a racily clean entry (a file
+            # changed in the second it was staged) by it, and would miss the change.
+            shutil.copy2(user_index, path)
         else:
             path.unlink()  # git wants no file rather than an empty one
         yield _env(path)
@@ -164,101 +169,264 @@ def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
 
 
 class Plan(NamedTuple):
-    write: list[str]  # take the snapshot's version
-    delete: list[str]  # the snapshot deleted it; unchanged here
-    local: list[str]  # changed here and differently: refuse, or save with --force
+    write: list[str]  # take the snapshot's version: nothing stands there, or HEAD's version (kept in git)
+    delete: list[str]  # the snapshot deleted it; here it is HEAD's version
+    local: dict[str, str]  # path -> what of the user's stands in its way: refused, or saved first with --force
     head_moved: list[str]  # HEAD's version differs from the checkpoint's; with --force the snapshot wins
     in_sync: int  # already as in the snapshot
     gone: frozenset[str]  # every path the snapshot deleted
-    withheld: list[str]  # commands vibegit would run (.vibegit/): never restored from the state branch
+    withheld: dict[str, str]  # path -> why it is never restored from the state branch
+    nested: dict[str, str]  # path -> the nested repository it would write into or over: never written
+    wanted: dict[str, Change]  # the snapshot's own changes, by path
 
 
-# Project files whose content vibegit executes (lifecycle hooks): a snapshot
-# arrives from the state branch, and nothing from there is ever executed.
-WITHHELD = ".vibegit/"
+# What a snapshot from the state branch never restores, whatever it claims:
+# vibegit's commands and the agents' settings run commands; the mirror and
+# .git are vibegit's and git's. Names are compared as a case-insensitive
+# file system would see them (case, Unicode form, ignorable characters,
+# trailing dots and spaces), so no alias of them gets through.
+RUNS_COMMANDS = (".vibegit", ".claude", ".codex", ".cursor", ".gemini")
+_IGNORABLE = dict.fromkeys([*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0xFEFF, 0x00AD])
 
 
-def plan(repo: git.Repo, snapshot: str, base: str | None) -> Plan:
+def _folded(name: str) -> str:
+    text = unicodedata.normalize("NFC", name.translate(_IGNORABLE)).casefold()
+    return text.rstrip(". ")
+
+
+def withheld(path: str, mirror_dir: str) -> str | None:
+    """Why ``path`` (from a snapshot) is never restored, or None."""
+    names = path.split("/")
+    if any(n in ("", ".", "..") or "\0" in n for n in names):
+        return "not a path inside the working tree"
+    folded = [_folded(n) for n in names]
+    if any(n in (".git", "git~1") for n in folded):
+        return "git's own directory"
+    if folded[0] in RUNS_COMMANDS:
+        return "vibegit or an agent runs commands from there"
+    mirror = [_folded(n) for n in mirror_dir.split("/")]
+    if folded[: len(mirror)] == mirror or mirror[: len(folded)] == folded:
+        return "vibegit's mirror of the state"
+    return None
+
+
+class _Disk(NamedTuple):
+    kind: str  # missing, file, link, dir, repo, other
+    mode: int = 0
+    target: str = ""  # a link's
+
+
+def _look(top: Path, path: str) -> _Disk:
+    try:
+        found = fs.lstat(top, path)
+    except BadInput:  # behind a link: what stands in the way is its parent (_Here.blocked)
+        return _Disk("missing")
+    if found is None:
+        return _Disk("missing")
+    if stat.S_ISLNK(found.st_mode):
+        return _Disk("link", found.st_mode, os.readlink(top / path))
+    if stat.S_ISREG(found.st_mode):
+        return _Disk("file", found.st_mode)
+    if stat.S_ISDIR(found.st_mode):
+        return _Disk("repo" if fs.lstat(top, f"{path}/.git") is not None else "dir", found.st_mode)
+    return _Disk("other", found.st_mode)
+
+
+class _Here:
+    """The working tree as it stands, looked at once per path: no link followed."""
+
+    def __init__(self, repo: git.Repo) -> None:
+        self.repo, self.top = repo, repo.toplevel
+        self.seen: dict[str, _Disk] = {}
+
+    def at(self, path: str) -> _Disk:
+        if path not in self.seen:
+            self.seen[path] = _look(self.top, path)
+        return self.seen[path]
+
+    def blocked(self, path: str) -> tuple[str, _Disk] | None:
+        """The first parent of ``path`` that is not a plain directory (a file, a link, a repository)."""
+        names = path.split("/")
+        for i in range(1, len(names)):
+            parent = "/".join(names[:i])
+            disk = self.at(parent)
+            if disk.kind == "missing":
+                return None
+            if disk.kind != "dir":
+                return parent, disk
+        return None
+
+    def versions(self, paths: list[str]) -> dict[str, Side]:
+        """How git would record what stands at each path (regular files and links)."""
+        files = [p for p in paths if self.at(p).kind == "file"]
+        ids = git.hash_paths(self.repo, files)
+        out: dict[str, Side] = {}
+        for path in paths:
+            disk = self.at(path)
+            if disk.kind == "link":
+                out[path] = Side("120000", blob_id(self.repo, disk.target.encode(errors="surrogateescape")))
+            elif disk.kind == "file":
+                oid = ids.get(path) or blob_id(self.repo, fs.read(self.top, path, 1 << 62) or b"")
+                out[path] = Side("100755" if disk.mode & 0o111 else "100644", oid)
+        return out
+
+
+def _same(a: Side | None, b: Side | None) -> bool:
+    """The same content (the exec bit aside: changing it loses nothing)."""
+    if a is None or b is None:
+        return a is b
+    return a.oid == b.oid and (a.mode == "120000") == (b.mode == "120000")
+
+
+def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Plan:
     """What restoring ``snapshot`` (taken on top of tree ``base``) would do.
 
     Only the snapshot's own changes (base → snapshot) are carried over, so a
-    HEAD that moved on keeps its other files; each path is written only where
-    the working tree still has HEAD's version, which is never a loss.
+    HEAD that moved on keeps its other files. What stands in the working
+    tree is looked at directly (ignored files, directories and links too):
+    a path is written only where nothing stands or HEAD's version does,
+    which is never a loss; anything else of the user's in the way is named.
     """
     base = base or empty_tree(repo)
     head = head_tree(repo)
-    work = working_tree(repo)
     wanted = diff(repo, base, snapshot)
-    local = diff(repo, head, work)
     moved = diff(repo, base, head) if base != head else {}
-    out = Plan([], [], [], [], 0, frozenset(p for p, c in wanted.items() if c.new is None), [])
+    out = Plan([], [], {}, [], 0, frozenset(p for p, c in wanted.items() if c.new is None), {}, {}, wanted)
+    here = _Here(repo)
+    todo: list[str] = []
     for path, change in sorted(wanted.items()):
-        if path.startswith(WITHHELD):
-            out.withheld.append(path)
+        why = withheld(path, mirror_dir)
+        if why is None and "160000" in (change.new.mode if change.new else "", change.old.mode if change.old else ""):
+            why = "a submodule: its own repository"
+        if why is not None:
+            out.withheld[path] = why
             continue
-        target = change.new
-        here_head = moved[path].new if path in moved else change.old
-        here = local[path].new if path in local else here_head
-        if here == target:
-            out = out._replace(in_sync=out.in_sync + 1)
-        elif path in local or (here is None and os.path.lexists(repo.toplevel / path)):
-            out.local.append(path)  # a local edit, or an ignored file in the way
-        elif path in moved:
-            out.head_moved.append(path)
-        elif target is None:
-            out.delete.append(path)
+        block = here.blocked(path)
+        if block is not None and block[1].kind == "repo":
+            out.nested[path] = block[0]
+        elif block is None and here.at(path).kind == "repo":
+            out.nested[path] = path
         else:
-            out.write.append(path)
+            todo.append(path)
+    versions = here.versions(todo + sorted({b[0] for p in todo if (b := here.blocked(p)) is not None}))
+    dirs: list[str] = []
+    for path in todo:
+        change = wanted[path]
+        target = change.new
+        expected = moved[path].new if path in moved else change.old  # HEAD's version
+        block = here.blocked(path)
+        disk = here.at(path)
+        if block is not None:
+            parent = block[0]
+            head_there = moved[parent].new if parent in moved else (wanted[parent].old if parent in wanted else None)
+            if target is None:
+                out = out._replace(in_sync=out.in_sync + 1)  # already absent: a file stands where its directory was
+            elif parent in out.gone and head_there is not None and _same(versions.get(parent), head_there):
+                out.write.append(path)  # the snapshot deletes what is in the way (HEAD's version, in git) first
+            else:
+                out.local[path] = parent
+        elif disk.kind == "dir":
+            if target is None:
+                out.local[path] = path  # the snapshot deleted a file; a directory of yours stands there
+            else:
+                dirs.append(path)  # free once everything in it is deleted (decided below)
+        elif disk.kind == "other":
+            out.local[path] = path
+        elif _same(versions.get(path), target):  # missing where the snapshot deleted it, too
+            if target is not None and versions[path].mode != target.mode:
+                out.write.append(path)  # only the exec bit differs
+            else:
+                out = out._replace(in_sync=out.in_sync + 1)
+        elif _same(versions.get(path), expected):  # HEAD's version stands there (or nothing, as in HEAD)
+            if path in moved:
+                out.head_moved.append(path)
+            elif target is None:
+                out.delete.append(path)
+            else:
+                out.write.append(path)
+        else:
+            out.local[path] = path  # changed here (deleted here, too)
+    deleting = set(out.delete)
+    for path in dirs:
+        inside = fs.inventory(repo.toplevel, path, digest=False)
+        if all(what == "dir" or p in deleting for p, what in inside.items()):
+            out.write.append(path)  # it holds only what the snapshot deletes
+        else:
+            out.local[path] = path
+    for path, obstacle in list(out.local.items()):  # a repository deeper inside is never removed either
+        found = fs.lstat(repo.toplevel, obstacle)
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            inside = fs.inventory(repo.toplevel, obstacle, digest=False)
+            repos = [p for p in inside if p.rsplit("/", 1)[-1] == ".git"]
+            if repos:
+                del out.local[path]
+                out.nested[path] = repos[0].rsplit("/", 1)[0]
     return out
 
 
-def save_local(repo: git.Repo, paths: list[str], why: str) -> str:
-    """Stash the local versions of ``paths`` (tracked, untracked or ignored)
-    and return where they went; the only place vibegit writes the stash."""
-    before = git.resolve(repo, "refs/stash")
-    specs = [f":(literal){p}" for p in paths]
-    repo.git("stash", "push", "--all", "-q", "-m", why, "--", *specs)
-    after = git.resolve(repo, "refs/stash")
-    if not after or after == before:
-        raise GitError("git stash push saved nothing; restore stopped before writing any file")
-    return after
+def in_the_way(repo: git.Repo, p: Plan) -> list[str]:
+    """What of the user's ``--force`` saves and removes: the outermost of what stands in the way."""
+    found = sorted({where for where in p.local.values() if fs.lstat(repo.toplevel, where) is not None})
+    return [w for w in found if not any(w.startswith(o + "/") for o in found)]
 
 
-def _inside(repo: git.Repo, path: str) -> Path:
-    """``path`` in the working tree, refusing links on the way (no escape)."""
+def save(repo: git.Repo, paths: list[str], stamp: str) -> Path:
+    """Copy ``paths`` (files, links, directories: whatever stands there) to a
+    new backup directory under the git dir, check the copy, and return it.
+    Nothing is written to the working tree until this returned."""
     top = repo.toplevel
-    full = top / path
-    probe = full.parent
-    while probe != top:
-        if probe.is_symlink():
-            raise Refused(f"{path}: a parent directory is a symbolic link; not restoring through it")
-        probe = probe.parent
-    return full
-
-
-def apply(repo: git.Repo, snapshot: str, paths: list[str], deletes: list[str]) -> None:
-    """Write ``paths`` from the snapshot (with git's filters, as a checkout
-    would) and delete ``deletes``; a scratch index, never the user's."""
-    for path in deletes:
-        full = _inside(repo, path)
-        if full.is_symlink() or full.is_file():
-            full.unlink()
-        parent = full.parent
-        while parent != repo.toplevel and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
-    if not paths:
-        return
+    where = Path("vibegit") / "backups" / f"{stamp}-{os.urandom(3).hex()}"
+    with fs.opendir(repo.common_dir, where, create=True):
+        pass
+    backup = repo.common_dir / where
     for path in paths:
-        _inside(repo, path)
-    with temp_index(repo, copy=False) as env:
-        git.run(["read-tree", snapshot], cwd=repo.toplevel, env=env)
-        git.run(
-            ["checkout-index", "-f", "-q", "-z", "--stdin"],
-            cwd=repo.toplevel,
-            env=env,
-            input="\0".join(paths).encode(errors="surrogateescape") + b"\0",
-        )
+        try:
+            fs.copy(top, path, backup)
+            same = fs.inventory(top, path) == fs.inventory(backup, path)
+        except OSError as err:
+            raise Refused(
+                f"could not back up {shown(path)} in {backup} ({err.strerror or err}); "
+                "nothing in the working tree was changed"
+            ) from None
+        if not same:
+            raise Refused(
+                f"the backup of {shown(path)} in {backup} does not match it; nothing in the working tree was changed"
+            )
+    return backup
+
+
+def apply(repo: git.Repo, p: Plan, snapshot: str, writes: list[str], deletes: list[str], remove: list[str]) -> None:
+    """Remove ``remove`` (what stood in the way, saved by the caller), delete
+    ``deletes``, then write ``writes`` from the snapshot with git's filters,
+    as a checkout would; every write goes through infra/fs.py, so no link on
+    the way is ever followed. A scratch index is never needed: the user's is untouched."""
+    top = repo.toplevel
+    for path in remove:
+        fs.remove_tree(top, path)
+    for path in deletes:
+        fs.remove(top, path)
+        if "/" in path:
+            fs.remove_empty_dirs(top, path.rsplit("/", 1)[0])
+    changes = [p.wanted[path] for path in writes]
+    for change in changes:  # what stands there is HEAD's version, or saved: make room
+        found = fs.lstat(top, change.path)
+        if found is None:
+            continue
+        if stat.S_ISDIR(found.st_mode):
+            fs.remove_empty_dirs(top, change.path)
+        elif change.new is not None and (stat.S_ISLNK(found.st_mode) or change.new.mode == "120000"):
+            fs.remove(top, change.path)
+    umask = os.umask(0)
+    os.umask(umask)
+    files = [c for c in changes if c.new is not None]
+    for change, data in zip(
+        files, git.checkout_bytes(repo, [(c.new.oid, c.path) for c in files if c.new]), strict=True
+    ):
+        assert change.new is not None
+        if change.new.mode == "120000":
+            fs.symlink(top, change.path, data.decode(errors="surrogateescape"))
+        else:
+            fs.write(top, change.path, data, (0o777 if change.new.mode == "100755" else 0o666) & ~umask)
 
 
 def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | None:

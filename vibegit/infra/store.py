@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Optional, TypeVar
 from vibegit.core import workflows
 from vibegit.core.model import Env, Event, Memory, State, Status
 from vibegit.core.settings import Settings
+from vibegit.core.text import clean
 from vibegit.core.workflows import Summary
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
@@ -341,7 +342,8 @@ def workflow_tree(
 
 
 def message(event: Event, state: State, env: Env) -> str:
-    summary = " ".join(event.summary.split())
+    """The commit message: a subject and one trailer a line (no text can add a line)."""
+    summary = " ".join(clean(event.summary).split())
     if len(summary) > 72:
         summary = summary[:71] + "…"
     trailers = [f"Vibegit-Event: {event.name}"]
@@ -355,7 +357,7 @@ def message(event: Event, state: State, env: Env) -> str:
         trailers.append(f"Vibegit-Task: {event.task}")
     trailers.append(f"Vibegit-Head: {env.head or 'none'}")
     trailers += event.details
-    return f"vibegit: {event.name} {summary}\n\n" + "\n".join(trailers) + "\n"
+    return f"vibegit: {event.name} {summary}\n\n" + "\n".join(clean(t) for t in trailers) + "\n"
 
 
 def commit(
@@ -446,7 +448,9 @@ def history(repo: git.Repo, settings: Settings, count: int, workflow_id: str | N
             key, sep, value = line.partition(": ")
             if sep and key.startswith("Vibegit-"):
                 trailers[key[len("Vibegit-") :].lower()] = value
-        entries.append({"commit": commit_id, "date": date, "author": author, "subject": subject, **trailers})
+        # Anyone who can push writes these: shown as text, never as terminal controls.
+        shown = {"date": date, "author": author, "subject": subject, **trailers}
+        entries.append({"commit": commit_id, **{k: clean(v) for k, v in shown.items()}})
     return entries
 
 

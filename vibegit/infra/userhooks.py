@@ -4,7 +4,9 @@ Users configure shell commands per hook, locally only:
 
 - git config ``vibegit.hook.<name>`` (``git config vibegit.hook.onTaskComplete "make test"``);
 - ``.vibegit/hooks.yaml`` in the checked-out working tree (a hook name maps
-  to one command or a list; ``timeout:`` in seconds).
+  to one command or a list; ``timeout:`` in seconds), once the user trusts
+  it (``vibegit trust``, infra/trust.py): it is project content, and an
+  untrusted or changed file is skipped with one line saying so.
 
 Git config wins over the file for the same hook. Nothing read from the state
 branch is ever executed. A hook runs after its event is recorded, in the
@@ -24,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vibegit.core.model import State
+from vibegit.core.text import bad_char, clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git
+from vibegit.infra import fs, git, trust
 from vibegit.infra.formats import YamlDoc
 
 HOOK_NAMES = (
@@ -59,6 +62,7 @@ EVENT_HOOKS: dict[str, tuple[str, ...]] = {
 }
 
 HOOKS_FILE = ".vibegit/hooks.yaml"
+NOT_TRUSTED = f"{HOOKS_FILE}: not trusted: run 'vibegit trust' after reading it (its commands were skipped)"
 MAX_HOOKS_FILE = 64 * 1024
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 64 * 1024
@@ -77,6 +81,7 @@ class Hook:
 class Hooks:
     commands: dict[str, tuple[Hook, ...]] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    skipped: str = ""  # why the project's hooks file was not loaded ("" when it was, or is absent)
 
     def __bool__(self) -> bool:
         return bool(self.commands)
@@ -109,13 +114,14 @@ def _timeout(value: object, where: str) -> float:
     return seconds
 
 
-def _from_file(repo: git.Repo) -> tuple[dict[str, tuple[Hook, ...]], float | None]:
-    path = repo.toplevel / HOOKS_FILE
-    if not path.is_file():
-        return {}, None
-    if path.stat().st_size > MAX_HOOKS_FILE:
-        raise BadInput(f"{HOOKS_FILE}: too large (at most {MAX_HOOKS_FILE} bytes)")
-    doc = YamlDoc(path.read_bytes(), HOOKS_FILE)
+def read_file(repo: git.Repo) -> bytes | None:
+    """The project's hooks file, read without following a link; None when there is none."""
+    return fs.read(repo.toplevel, HOOKS_FILE, MAX_HOOKS_FILE)
+
+
+def parse_file(data: bytes) -> tuple[dict[str, tuple[Hook, ...]], float | None]:
+    """The hooks file's commands and timeout, validated (exit 2 with file and line)."""
+    doc = YamlDoc(data, HOOKS_FILE)
     found: dict[str, tuple[Hook, ...]] = {}
     timeout = None
     for key, value in doc.data.items():
@@ -127,8 +133,10 @@ def _from_file(repo: git.Repo) -> tuple[dict[str, tuple[Hook, ...]], float | Non
         if name is None:
             raise BadInput(f"{where}: unknown hook {key!r:.40}; known: timeout, {', '.join(HOOK_NAMES)}")
         values = value if isinstance(value, list) else [value]
-        if not values or not all(isinstance(v, str) and v.strip() and "\0" not in v for v in values):
+        if not values or not all(isinstance(v, str) and v.strip() for v in values):
             raise BadInput(f"{where}: {name}: expected a command or a list of commands")
+        if any(bad_char(v, one_line=False) is not None for v in values):  # what is trusted is what is shown
+            raise BadInput(f"{where}: {name}: a command holds a control or bidi-override character")
         found[name] = tuple(Hook(name, v.strip(), where) for v in values)
     return found, timeout
 
@@ -137,7 +145,17 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
     """The configured hooks; a broken configuration is exit 2 before anything is written."""
     if os.environ.get(RUNNING):
         return Hooks()
-    commands, timeout = _from_file(repo)
+    commands: dict[str, tuple[Hook, ...]] = {}
+    timeout = None
+    skipped = ""
+    try:
+        data = read_file(repo)
+    except BadInput as err:  # a link, or too large: not trusted either way
+        data, skipped = None, f"{HOOKS_FILE}: not run: {err}"
+    if data is not None and not trust.is_trusted(repo.toplevel, HOOKS_FILE, data):
+        skipped = NOT_TRUSTED
+    elif data is not None:
+        commands, timeout = parse_file(data)
     for key, value in config.items():
         if not key.startswith("vibegit.hook."):
             continue
@@ -151,7 +169,7 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
             commands.pop(name, None)
     if "vibegit.hooktimeout" in config:
         timeout = _timeout(config["vibegit.hooktimeout"], "git config vibegit.hookTimeout")
-    return Hooks(commands, timeout or DEFAULT_TIMEOUT)
+    return Hooks(commands, timeout or DEFAULT_TIMEOUT, skipped)
 
 
 def payload(
@@ -231,7 +249,8 @@ def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outco
         except subprocess.TimeoutExpired:
             out = b""
         code = None
-    text = out[-MAX_OUTPUT:].decode("utf-8", errors="replace")
+    # Shown on the terminal and recorded in the history: text, never terminal controls.
+    text = clean(out[-MAX_OUTPUT:].decode("utf-8", errors="replace"), one_line=False)
     return Outcome(hook, code, text, time.monotonic() - started)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 from vibegit.core.anchors import Where, relocate
@@ -12,7 +13,7 @@ from vibegit.core.learn import DEFAULT_DOCS, DocChange, extract
 from vibegit.core.model import Checkpoint, State
 from vibegit.core.text import check_relative_path
 from vibegit.errors import BadInput
-from vibegit.infra import git
+from vibegit.infra import fs, git
 from vibegit.infra.formats import MAX_FILE_BYTES
 
 MAX_BYTES = 4 << 20
@@ -22,12 +23,14 @@ def locate(top: Path, file: str | None, line: int | None, text: str | None) -> W
     """The anchor in the working tree under ``top``; None without a file:line."""
     if not file or not line:
         return None
-    path = top / file
-    try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return Where("no-file") if not path.exists() else Where("unknown", line)
-        data = path.read_bytes()
-    except OSError:
+    try:  # the path comes from the state branch: read without following a link
+        found = fs.lstat(top, file)
+        if found is None:
+            return Where("no-file")
+        data = fs.read(top, file, MAX_BYTES) if stat.S_ISREG(found.st_mode) else None
+    except (OSError, BadInput):
+        return Where("unknown", line)
+    if data is None:
         return Where("unknown", line)
     return relocate(data.decode("utf-8", errors="replace").splitlines(), line, text)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vibegit.core.model import State
+from vibegit.core.text import clean, inert
 
 NAME = "checkpoint.md"
 
@@ -11,24 +12,24 @@ def render_checkpoint(state: State) -> str:
     k = state.checkpoint
     if k is None:
         return "# Checkpoint\n\nNo checkpoint yet. Take one with `vibegit checkpoint`.\n"
-    where = f"{k.file}:{k.line}" if k.file and k.line else (k.file or "(none)")
+    where = clean(f"{k.file}:{k.line}" if k.file and k.line else (k.file or "(none)"))
     lines = [
         "# Checkpoint",
         "",
         "## Time",
-        k.created_at,
+        inert(k.created_at),
         "",
         "## Position",
-        f"- Workflow: {state.mode.workflow_name or '(none)'}",
+        f"- Workflow: {clean(state.mode.workflow_name or '(none)')}",
         f"- Phase: {state.mode.phase.value if state.mode.phase else '(none)'}"
-        + (f", step {state.mode.step}" if state.mode.step else ""),
+        + (f", step {clean(state.mode.step)}" if state.mode.step else ""),
         f"- Task: {state.workflow.current_task or '(none)'}",
         f"- File: {where}",
-        f"- Commit: {k.commit or '(no commit yet)'} on {k.branch or 'a detached HEAD'}",
-        f"- Snapshot of uncommitted work: {k.snapshot or 'none'}",
+        f"- Commit: {clean(k.commit or '(no commit yet)')} on {clean(k.branch or 'a detached HEAD')}",
+        f"- Snapshot of uncommitted work: {clean(k.snapshot or 'none')}",
         "",
         "## Pending work",
-        k.action or state.context.next_action or "(not recorded)",
+        inert(k.action or state.context.next_action or "(not recorded)"),
         "",
         "## How to resume",
         "Run `vibegit resume`.",

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from vibegit.core.model import State, TaskStatus
+from vibegit.core.text import bad_char, clean, inert, unescape
 from vibegit.errors import BadInput
 from vibegit.infra.formats.yamldoc import decode
 
 NAME = "active_context.md"
 
 _EDITABLE = ("Goal", "Notes")
+_SECTION = re.compile(r"\\*## ")  # a line of the notes that would start a section, escaped or not
 
 
 def _sections(text: str) -> dict[str, str]:
@@ -29,7 +33,15 @@ def parse_context(data: bytes, name: str = NAME) -> tuple[str, str]:
     goal = sections.get("Goal", "")
     if "\n" in goal:
         raise BadInput(f"{name}: the Goal section must be one line")
-    return goal, sections.get("Notes", "")
+    notes = sections.get("Notes", "")
+    for what, text, one_line in (("Goal", goal, True), ("Notes", notes, False)):
+        bad = bad_char(text.replace("\r", ""), one_line)
+        if bad is not None:
+            raise BadInput(f"{name}: the {what} section holds a control character ({bad!r})")
+    notes = "\n".join(
+        line[1:] if _SECTION.match(line) and line.startswith("\\") else line for line in notes.split("\n")
+    )
+    return unescape(goal), notes
 
 
 def render_context(state: State) -> str:
@@ -38,16 +50,17 @@ def render_context(state: State) -> str:
         "# Active context",
         "",
         "## Goal",
-        state.context.goal,
+        inert(state.context.goal),
         "",
         "## Current task",
-        f"{current.id}: {current.title} ({current.status.value})" if current else "(none)",
+        f"{current.id}: {clean(current.title)} ({current.status.value})" if current else "(none)",
         "",
         "## TODO",
-        *[f"- [{'x' if t.status is TaskStatus.DONE else ' '}] {t.id}: {t.title}" for t in state.tasks],
+        *[f"- [{'x' if t.status is TaskStatus.DONE else ' '}] {t.id}: {clean(t.title)}" for t in state.tasks],
         "",
         "## Notes",
-        state.notes,
+        # A line of the notes never starts a section of the file (parse_context takes the backslash back).
+        "\n".join("\\" + line if _SECTION.match(line) else line for line in state.notes.split("\n")),
         "",
     ]
     return "\n".join(lines)

@@ -8,7 +8,7 @@ import yaml
 
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.core.schema import entry_dict
-from vibegit.core.text import MAX_TEXT, MEMORY_ID, check_relative_path, is_oid
+from vibegit.core.text import MAX_TEXT, MEMORY_ID, bad_char, check_relative_path, is_oid
 from vibegit.errors import BadInput
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
@@ -58,8 +58,12 @@ def parse_memory(data: bytes, name: str = NAME) -> Memory:
         except ValueError:
             allowed = " ".join(c.value for c in MemoryCategory)
             raise BadInput(f"{where}.category: {values['category']!r:.40} is not one of: {allowed}") from None
-        if not text or len(text) > MAX_TEXT or "\0" in text:
+        if not text or len(text) > MAX_TEXT:
             raise BadInput(f"{where}.text: must be non-empty text of at most {MAX_TEXT} characters")
+        for key in ("text", "heading", "created_at"):
+            bad = bad_char(values[key] or "")
+            if bad is not None:
+                raise BadInput(f"{where}.{key}: holds a control or line-break character ({bad!r})")
         source = values["source"]
         if source is not None:
             check_relative_path(source, f"{where}.source")
