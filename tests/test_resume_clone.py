@@ -1,4 +1,4 @@
-"""vibegit resume after a clone on another machine (SPEC §9), end to end:
+"""vibegit resume after a clone on another machine, end to end:
 a bare remote on disk, a "laptop" and a "desktop" clone, real git push,
 clone and the real pre-push hook."""
 
@@ -93,11 +93,13 @@ def test_resume_refuses_to_overwrite_a_differing_local_edit(tmp_path: Path, m: M
     result = m("desktop", desktop, "resume")
     assert result.code == 1
     assert "src/app.py" in result.err and "notes/untracked.md" in result.err and "--force" in result.err
+    assert "over from laptop" not in result.out + result.err  # a takeover is never announced before a refusal
     assert user_view(desktop) == before
     assert json.loads(m.ok("desktop", desktop, "status", "--json").out)["lock"]["host"] == "laptop"
 
     # Same content as the snapshot is not a conflict; --force saves the rest first.
     forced = m.ok("desktop", desktop, "resume", "--force")
+    assert "Took the workflow over from laptop" in forced.out
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
     assert (desktop / "notes" / "untracked.md").read_bytes() == DIRTY["notes/untracked.md"]
     [line] = [line for line in forced.out.splitlines() if line.startswith("Saved what stood in the way")]

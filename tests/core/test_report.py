@@ -47,6 +47,12 @@ def test_the_report_in_chinese_and_when_paused() -> None:
     assert "用 `git switch main` 返回" in text
 
 
+def test_a_checkpoint_on_a_detached_head_says_switch_detach() -> None:
+    state, _ = lifecycle.checkpoint(workflow(), replace(ENV, branch=None), Checkpoint(action="x"))
+    text = report.render(state, "en", "b" * 40)
+    assert f"`git switch --detach {'a' * 12}` to go back" in text
+
+
 def test_next_step_and_is_active() -> None:
     state = workflow()
     assert report.next_step(replace(state, context=replace(state.context, next_action="verify hash")), "en") == (

@@ -9,7 +9,7 @@ import shlex
 from collections.abc import Callable
 
 from vibegit import app
-from vibegit.core import credentials, lifecycle, workflows
+from vibegit.core import credentials, lifecycle, report, workflows
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean, shown
@@ -50,6 +50,11 @@ def resume(
     )
     e = app.facts(ctx)  # --checkout may have moved HEAD
     written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
+    if lock is not None and lock.host and lock.host != e.host:  # said once it happened, never before a refusal
+        app.say(
+            f"Took the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
+            f"installed) lets {lock.host} know."
+        )
     app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK
 
@@ -90,12 +95,6 @@ def go_to_checkpoint(
 ) -> None:
     """Before resume takes the lock: the checkpoint's commit, HEAD, the snapshot
     (``snapshot_tree``: the snapshot/ tree stored beside the checkpoint)."""
-    lock = state.lock
-    if lock is not None and lock.host and lock.host != e.host:
-        say(
-            f"Taking the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
-            f"installed) lets {lock.host} know."
-        )
     k = state.checkpoint
     if k is None:
         return
@@ -116,7 +115,7 @@ def go_to_checkpoint(
             _switch(repo, commit, k.branch, say)
         else:
             where = f"on {k.branch}" if k.branch else "on a detached HEAD"
-            go = f"git switch {k.branch}" if k.branch else f"git switch --detach {commit[:12]}"
+            go = report.switch_command(k.branch, commit)
             say(
                 f"HEAD is at {(e.head or 'nothing')[:12]} ({e.branch or 'detached'}); the checkpoint is at "
                 f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there."

@@ -1,4 +1,4 @@
-"""The recovery report of SPEC §7, in English or with the skill's headings."""
+"""The recovery report of the Session Manager skill, in English or with the skill's headings."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ TEXT = {
         "action": "Doing",
         "no_checkpoint": "- (no checkpoint yet: `vibegit checkpoint --file PATH --line N`)",
         "head_here": "HEAD is here",
-        "head_elsewhere": "HEAD is at {head}, not here: `git switch {branch}` to go back",
+        "head_elsewhere": "HEAD is at {head}, not here: `{go}` to go back",
         "none": "none",
         "snap_same": "matches the working tree",
         "snap_differs": "differs from the working tree",
@@ -82,7 +82,7 @@ TEXT = {
         "action": "进度",
         "no_checkpoint": "- (尚无断点：`vibegit checkpoint --file PATH --line N`)",
         "head_here": "HEAD 在此",
-        "head_elsewhere": "HEAD 在 {head}，不在此处：用 `git switch {branch}` 返回",
+        "head_elsewhere": "HEAD 在 {head}，不在此处：用 `{go}` 返回",
         "none": "无",
         "snap_same": "与工作区一致",
         "snap_differs": "与工作区不同",
@@ -200,7 +200,7 @@ def render(
                 where = " · " + (
                     t["head_here"]
                     if head == k.commit
-                    else t["head_elsewhere"].format(head=head[:12], branch=clean(k.branch or k.commit[:12]))
+                    else t["head_elsewhere"].format(head=head[:12], go=switch_command(k.branch, k.commit))
                 )
             lines.append(f"- {t['commit']}: {clean(k.commit[:12])} ({clean(k.branch or 'detached')}){where}")
         match = ""
@@ -212,6 +212,11 @@ def render(
     lines += remembered(state, lang)
     lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
     return "\n".join(lines) + "\n"
+
+
+def switch_command(branch: str | None, commit: str) -> str:
+    """The git command that goes back to a checkpoint: its branch, or its commit on a detached HEAD."""
+    return f"git switch {clean(branch)}" if branch else f"git switch --detach {clean(commit[:12])}"
 
 
 def remembered(state: State, lang: str) -> list[str]:
