@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from vibegit.errors import OK
-from vibegit.infra import agentfiles, hookfiles
+from vibegit.infra import agentfiles, git, hookfiles
 
 
 def install(hooks: list[str] | None, agents: list[str] | None) -> int:
+    git.find_repo()  # a working tree: a bare repository has no commits to guard nor worktree to report to
     return _both(hooks, agents, installing=True)
 
 

@@ -122,6 +122,14 @@ def find_repo(cwd: Path | None = None) -> Repo:
     lines = proc.stdout.decode().splitlines()
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or 0 < len(lines) < 5:
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
+    if proc.returncode != 0 and b"dubious ownership" in proc.stderr:
+        advice = next(
+            (x.strip() for x in proc.stderr.decode(errors="replace").splitlines() if "safe.directory" in x), ""
+        )
+        raise BadInput(
+            f"{where}: git refuses this repository: it is owned by another user (git's 'dubious ownership'); "
+            f"if you trust it, tell git so: {advice or 'git config --global --add safe.directory PATH'}"
+        )
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
     here = Path(cwd or Path.cwd())
