@@ -1,4 +1,4 @@
-"""Run every benchmark of SPEC §11 and print one table:
+"""Run every performance benchmark and print one table:
 path, measured median, baseline median (same run), ratio, budget, pass/fail.
 
     python benchmarks/run.py [--quick]

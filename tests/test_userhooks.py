@@ -1,6 +1,6 @@
-"""Lifecycle hook commands (SPEC §5): configured locally, run with the event as
+"""Lifecycle hook commands: configured locally, run with the event as
 JSON on stdin and VIBEGIT_* variables, never from the state branch; the
-project's .vibegit/hooks.yaml only once the user trusts it (SPEC §10)."""
+project's .vibegit/hooks.yaml only once the user trusts it."""
 
 from __future__ import annotations
 

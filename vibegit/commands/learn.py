@@ -1,4 +1,4 @@
-"""``learn``: rules from project docs (SPEC §5; the Lifecycle skill's watchDocs).
+"""``learn``: rules from project docs (the Lifecycle skill's watchDocs).
 
 The watched docs are read from the working tree. A doc whose blob id differs
 from the one remembered in ``memory.yaml`` is learned again: its bullet and

@@ -1,4 +1,4 @@
-"""The ``vibegit memory`` commands (SPEC §2, §5): rules and facts that
+"""The ``vibegit memory`` commands: rules and facts that
 outlive a workflow, in ``memory.yaml`` on the state branch, ids like M-001."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``sync``: the state branch meets its remote copy (SPEC §9).
+"""``sync``: the state branch meets its remote copy.
 
 Fetch the remote's state branch, then fast-forward, or merge when both
 sides moved (a merge commit with both parents; rules in core/merge.py),

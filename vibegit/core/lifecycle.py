@@ -1,4 +1,4 @@
-"""Every state transition (SPEC §5): data in, data out.
+"""Every state transition: data in, data out.
 
 Each function takes the current State and what happened, and returns the new
 State and the Event to record, or raises Refused (illegal transition) /

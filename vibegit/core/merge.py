@@ -1,4 +1,4 @@
-"""Merging two lines of workflow state that diverged (SPEC §9): data in, data out.
+"""Merging two lines of workflow state that diverged: data in, data out.
 
 Three-way, against the merge base, field by field:
 

@@ -1,4 +1,4 @@
-"""The agents' settings files (SPEC §8b): vibegit's session hooks in them.
+"""The agents' settings files: vibegit's session hooks in them.
 
 ``vibegit install --agent NAME`` merges vibegit's entries into the agent's
 project settings file, keeping every other key and entry; the entries are

@@ -1,4 +1,4 @@
-"""The working copy of the state in the working tree (SPEC §4).
+"""The working copy of the state in the working tree.
 
 After each event the state files are written to the mirror directory
 (``project_document/.ai_state`` by default), which is listed in

@@ -1,4 +1,4 @@
-"""Snapshots of uncommitted work (SPEC §3, §9).
+"""Snapshots of uncommitted work.
 
 A snapshot is the tree of the working tree as ``git add -A`` would stage it:
 staged, unstaged and untracked-but-not-ignored files. It is built through a

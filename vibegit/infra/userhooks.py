@@ -1,4 +1,4 @@
-"""Lifecycle hook commands (SPEC §5; the Lifecycle skill's onInit … onLearn).
+"""Lifecycle hook commands (the Lifecycle skill's sixteen hooks, onInit … onLearn).
 
 Users configure shell commands per hook, locally only:
 

@@ -1,4 +1,4 @@
-"""The state files of SPEC §4, one module each: parse (strict, safe, errors
+"""The state files, one module each: parse (strict, safe, errors
 with file and line) and render. Here: their names and the whole state."""
 
 from __future__ import annotations

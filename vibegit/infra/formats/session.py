@@ -1,4 +1,4 @@
-"""``session.yaml``: session, mode, workflow, context and checkpoint (SPEC §4)."""
+"""``session.yaml``: session, mode, workflow, context and checkpoint."""
 
 from __future__ import annotations
 
@@ -91,4 +91,4 @@ def parse_session(data: bytes, name: str = NAME) -> State:
 
 
 def render_session(state: State) -> str:
-    return "# vibegit session state (SPEC §4); edits are adopted by the next event\n" + dump(session_dict(state))
+    return "# vibegit session state; edits are adopted by the next event\n" + dump(session_dict(state))
