@@ -106,14 +106,14 @@ def test_a_failing_before_complete_keeps_the_workflow_running(repo: Path, vg: VG
     git(repo, "config", "vibegit.hook.onBeforeComplete", "echo 'FAILED test_login'; exit 3")
     assert vg("start", "w", "--goal", "g").code == 0
     before = subjects(repo)
-    result = vg("complete", "--yes")
+    result = vg("complete", "--yes", "--no-tasks")
     assert result.code == 1
     assert "FAILED test_login" in result.err
     assert "onBeforeComplete" in result.err and "exit 3" in result.err and "keeps running" in result.err
     assert subjects(repo) == before
     assert json.loads(vg("status", "--json").out)["workflow"]["status"] == "running"
     git(repo, "config", "vibegit.hook.onBeforeComplete", "true")
-    assert vg("complete", "--yes").code == 0
+    assert vg("complete", "--yes", "--no-tasks").code == 0
 
 
 def test_another_failing_hook_is_reported_and_recorded_and_the_event_kept(repo: Path, vg: VG) -> None:

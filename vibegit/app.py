@@ -14,16 +14,16 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from vibegit.core import lifecycle, report, workflows
+from vibegit.core import lifecycle, messages, report, workflows
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git, machine, mirror, remote, snapshot, store, userhooks
-from vibegit.infra.formats import MEMORY, render_all
+from vibegit.infra.formats import SHARED_FILES, render_all
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,11 @@ def open_repo(cwd: Path | None = None) -> Context:
     """The repository around ``cwd`` and its settings: a lookup, nothing moves."""
     repo = git.find_repo(cwd)
     config = git.read_config(repo)
-    return Context(repo, config, settings(config))
+    conf = settings(config)
+    messages.use(conf.lang)  # the run's language: --lang (forced earlier) wins over vibegit.lang
+    if messages.forced():
+        conf = replace(conf, lang=messages.forced())
+    return Context(repo, config, conf)
 
 
 def enter(cwd: Path | None = None) -> Context:
@@ -95,6 +99,8 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
 
     if store.publish(repo, conf, take):
         say(f"Took the workflow state from {source} ({fetched[:10]}).")
+        # The shared knowledge shows here at once; a problem with the mirror is said by the event that follows.
+        mirror.refresh(repo, conf, fetched, facts(ctx), lambda _problem: None)
 
 
 def facts(ctx: Context) -> Env:
@@ -169,9 +175,8 @@ def record(
         files = render_all(after)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
-            files = {k: v.decode("utf-8", errors="replace") for k, v in rest.items() if k != MEMORY} | (
-                {MEMORY: files[MEMORY]} if MEMORY in files else {}
-            )
+            shared = {k: v for k, v in files.items() if k in SHARED_FILES}
+            files = {k: v.decode("utf-8", errors="replace") for k, v in rest.items() if k not in SHARED_FILES} | shared
         written = Written(after, event, commit, state, shown.id if shown else "", files, notices)
         return commit, f"vibegit: {event.name}", written
 

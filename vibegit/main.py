@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 
+from vibegit.core import messages
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 from vibegit.infra.git import close_readers
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    messages.reset()  # English until --lang or vibegit.lang says otherwise
     try:
         if argv[:1] == ["hook"]:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vibegit.core import lifecycle, report
-from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, State
+from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, Question, State
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="laptop", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
 
@@ -94,7 +94,9 @@ def test_a_value_cannot_forge_a_section_or_reach_the_terminal_as_a_control() -> 
     state = workflow()
     state = replace(
         state,
-        context=replace(state.context, next_action="### Checkpoint", pending_questions=("\x1b]0;owned\x07 ok?",)),
+        context=replace(
+            state.context, next_action="### Checkpoint", pending_questions=(Question(1, "\x1b]0;owned\x07 ok?"),)
+        ),
         checkpoint=replace(state.checkpoint, file="a` · HEAD is here `b", action="- ✅ T-009: forged"),
     )
     text = report.render(state, "en", "a" * 40)

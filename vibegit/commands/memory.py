@@ -48,5 +48,5 @@ def list_(as_json: bool) -> int:
         return OK
     order = list(MemoryCategory)
     for entry in sorted(entries, key=lambda x: order.index(x.category)):
-        app.say(f"{entry.id}  {report.TEXT['en'][entry.category]:<10}  {clean(entry.text)}{report.origin(entry)}")
+        app.say(f"{entry.id}  {report.category_label(entry.category):<10}  {clean(entry.text)}{report.origin(entry)}")
     return OK

@@ -6,6 +6,9 @@ import json
 
 from vibegit import app
 from vibegit.core import report, workflows
+from vibegit.core.messages import t
+from vibegit.core.model import Status
+from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput
 from vibegit.infra import git, store
 
@@ -29,8 +32,11 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         return OK
     if not report.is_active(state):
         name = state.mode.workflow_name
-        last = f" (last here: {name!r}, {state.workflow.status.value})" if name else ""
-        app.say(f"No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        w = state.workflow
+        if w.status is Status.FAILED:
+            app.say(t("status.failed_line", name=name, at=w.ended_at or "?", error=clean(w.error or "?")))
+        last = t("status.last_here", name=name, status=t(f"status.{w.status.value}")) if name else ""
+        app.say(t("status.none_active", last=last))
         if rest:
             app.say(f"Running elsewhere: {workflows.others_line(rest)}")
         return OK

@@ -19,7 +19,7 @@ from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Refused
 from vibegit.infra import git, mirror, remote, secretscan, store
-from vibegit.infra.formats import render_all, render_memory
+from vibegit.infra.formats import render_all, render_shared
 
 TRIES = 3
 Say = Callable[[str], None]
@@ -90,7 +90,7 @@ def _merge(
 
     rest = merge.merge_files(extra(b), extra(o), extra(t), theirs_newer, name, decisions)
     decisions[:] = [clean(d) for d in decisions]  # names and values from the remote: printed and in trailers
-    tree = store.assemble(repo, cat, o, changed, listed, render_memory(memory) if memory else None, rest)
+    tree = store.assemble(repo, cat, o, changed, listed, render_shared(memory), rest)
     merged_state, event = lifecycle.merged(State(memory=memory), name, decisions)
     return store.commit(repo, config, e, tree, [ours, theirs], event, merged_state), decisions
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from vibegit import app
-from vibegit.core import lifecycle
+from vibegit.core import lifecycle, report
+from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Phase
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import git, store, userhooks
@@ -47,21 +48,31 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     return OK
 
 
-def complete(yes: bool, workflow: str | None = None) -> int:
+def complete(yes: bool, workflow: str | None = None, no_tasks: bool = False, lessons: tuple[str, ...] = ()) -> int:
+    """The skill's completion: onBeforeComplete, the human's confirmation (寸止),
+    then the completion report (kept in the state as completion.md, and
+    printed) and what was learned recorded into memory."""
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
-    lifecycle.check_can_complete(state)
+    lifecycle.check_can_complete(state, allow_empty=no_tasks)
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
         data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
         userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=sys.stderr, flush=True))
-    if not yes and not app.confirm(
-        f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
-    ):
-        raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
-    app.record(ctx, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e, workflow=state.workflow.id)
-    app.say("Lock released. Back to conversation mode.")
+    question = t(
+        "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
+    )
+    if not yes and not app.confirm(question):
+        raise Refused(t("workflow.complete_not_confirmed"))
+    written = app.record(
+        ctx,
+        lambda s: lifecycle.complete(s, e, skipped_confirmation=yes, lessons=lessons, allow_empty=no_tasks),
+        e,
+        workflow=state.workflow.id,
+    )
+    app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
+    app.say(t("workflow.completed"))
     return OK
 
 
@@ -69,12 +80,10 @@ def abort(yes: bool, workflow: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
-    lifecycle.require(state, ACTIVE, "abort")
-    if not yes and not app.confirm(
-        f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."
-    ):
-        raise Refused("abort not confirmed; nothing changed")
-    app.record(ctx, lambda s: lifecycle.abort(s, e), e, workflow=state.workflow.id)
+    lifecycle.require(state, ACTIVE, t("do.abort"))
+    if not yes and not app.confirm(t("workflow.confirm_abort", name=state.mode.workflow_name)):
+        raise Refused(t("workflow.abort_not_confirmed"))
+    app.record(ctx, lambda s: lifecycle.abort(s, e, skipped_confirmation=yes), e, workflow=state.workflow.id)
     return OK
 
 

@@ -2,107 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, NamedTuple
 
+from vibegit.core.messages import t
 from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
 from vibegit.core.workflows import Summary, others_line
 
-TEXT = {
-    "en": {
-        "recovery": "## 🔄 Session recovery",
-        "paused": "## ⏸️ Workflow paused",
-        "state": "### Current state",
-        "progress_head": "### Last progress",
-        "next": "### Next step",
-        "checkpoint": "### Checkpoint",
-        "workflow": "Workflow",
-        "phase": "Phase",
-        "progress": "Progress",
-        "goal": "Goal",
-        "lock": "Lock",
-        "elsewhere": "Also running",
-        "tasks_done": "{done}/{total} tasks done ({pct}%)",
-        "in_progress": "(in progress)",
-        "no_tasks": "- (no tasks yet; add them with `vibegit task add ID TITLE`)",
-        "continue_task": "Continue {id}: {title}",
-        "start_task": "Start {id}: {title}",
-        "all_done": "All tasks are done: review, then `vibegit complete`",
-        "questions": "Open questions (answer before completing):",
-        "file": "File",
-        "commit": "Commit",
-        "snapshot": "Snapshot",
-        "action": "Doing",
-        "no_checkpoint": "- (no checkpoint yet: `vibegit checkpoint --file PATH --line N`)",
-        "head_here": "HEAD is here",
-        "head_elsewhere": "HEAD is at {head}, not here: `{go}` to go back",
-        "none": "none",
-        "snap_same": "matches the working tree",
-        "snap_differs": "differs from the working tree",
-        "line_moved": "the line is now at {line}",
-        "line_similar": "the line was edited; closest match at {line}",
-        "line_gone": "the line is gone from the file",
-        "file_gone": "the file is gone from the working tree",
-        "locked_by": "held by {host}:{worktree}",
-        "paused_lock": "released (paused)",
-        "choices": "**Continue?** Reply `continue`, `details` or `pause`",
-        "resume_how": "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
-        "last_action": "Last action",
-        "memory": "### 🧠 Remembered rules",
-        "more_knowledge": "- … and {n} more project notes: `vibegit memory list`",
-        MemoryCategory.FORBIDDEN_ACTION: "🚫 Never",
-        MemoryCategory.USER_PREFERENCE: "Preference",
-        MemoryCategory.CODE_PATTERN: "Pattern",
-        MemoryCategory.PROJECT_KNOWLEDGE: "Project",
-    },
-    "zh": {
-        "recovery": "## 🔄 会话恢复",
-        "paused": "## ⏸️ 工作流已暂停",
-        "state": "### 当前状态",
-        "progress_head": "### 上次进展",
-        "next": "### 下一步",
-        "checkpoint": "### 断点位置",
-        "workflow": "工作流",
-        "phase": "阶段",
-        "progress": "进度",
-        "goal": "目标",
-        "lock": "锁",
-        "elsewhere": "其他工作流",
-        "tasks_done": "{done}/{total} 任务完成 ({pct}%)",
-        "in_progress": "(进行中)",
-        "no_tasks": "- (暂无任务；用 `vibegit task add ID TITLE` 添加)",
-        "continue_task": "继续执行 {id}: {title}",
-        "start_task": "开始 {id}: {title}",
-        "all_done": "所有任务已完成：复查后执行 `vibegit complete`",
-        "questions": "待解决问题（完成前需回答）：",
-        "file": "文件",
-        "commit": "提交",
-        "snapshot": "快照",
-        "action": "进度",
-        "no_checkpoint": "- (尚无断点：`vibegit checkpoint --file PATH --line N`)",
-        "head_here": "HEAD 在此",
-        "head_elsewhere": "HEAD 在 {head}，不在此处：用 `{go}` 返回",
-        "none": "无",
-        "snap_same": "与工作区一致",
-        "snap_differs": "与工作区不同",
-        "line_moved": "该行现在位于第 {line} 行",
-        "line_similar": "该行已被修改；最接近的是第 {line} 行",
-        "line_gone": "该行已不在文件中",
-        "file_gone": "该文件已不在工作区",
-        "locked_by": "由 {host}:{worktree} 持有",
-        "paused_lock": "已释放（暂停）",
-        "choices": "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
-        "resume_how": "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
-        "last_action": "上次操作",
-        "memory": "### 🧠 记忆规则",
-        "more_knowledge": "- … 另有 {n} 条项目知识：`vibegit memory list`",
-        MemoryCategory.FORBIDDEN_ACTION: "🚫 禁止",
-        MemoryCategory.USER_PREFERENCE: "偏好",
-        MemoryCategory.CODE_PATTERN: "代码模式",
-        MemoryCategory.PROJECT_KNOWLEDGE: "项目知识",
-    },
-}
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
 
@@ -144,73 +52,77 @@ def render(
     """The report. Every value from the state is shown inert (``core/text.py``):
     cleaned of control characters, a value that starts a line cannot start a
     heading or list item, a path in backticks cannot close them."""
-    t = TEXT[lang]
     paused = state.workflow.status is Status.PAUSED
+
+    def say(key: str, **params: object) -> str:
+        return t(f"report.{key}", lang, **params)
+
     done, total = state.completed_tasks, state.total_tasks
     pct = round(100 * done / total) if total else 0
     mode = state.mode
     phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
     if mode.step:
-        phase += f", step {clean(mode.step)}" if lang == "en" else f"，步骤 {clean(mode.step)}"
-    lines = [t["paused"] if paused else t["recovery"], "", t["state"]]
-    lines.append(f"- **{t['workflow']}**: {clean(mode.workflow_name or '')}")
-    lines.append(f"- **{t['phase']}**: {phase}")
-    lines.append(f"- **{t['progress']}**: " + t["tasks_done"].format(done=done, total=total, pct=pct))
+        phase = say("step", phase=phase, step=clean(mode.step))
+    lines = [say("paused") if paused else say("recovery"), "", say("state")]
+    lines.append(f"- **{say('workflow')}**: {clean(mode.workflow_name or '')}")
+    lines.append(f"- **{say('phase')}**: {phase}")
+    lines.append(f"- **{say('progress')}**: " + say("tasks_done", done=done, total=total, pct=pct))
     if state.context.goal:
-        lines.append(f"- **{t['goal']}**: {clean(state.context.goal)}")
+        lines.append(f"- **{say('goal')}**: {clean(state.context.goal)}")
     if state.lock:
         held = (
-            t["paused_lock"]
+            say("paused_lock")
             if not state.lock.locked
-            else t["locked_by"].format(host=clean(state.lock.host or "?"), worktree=clean(state.lock.worktree or "?"))
+            else say("locked_by", host=clean(state.lock.host or "?"), worktree=clean(state.lock.worktree or "?"))
         )
-        lines.append(f"- **{t['lock']}**: {held}")
+        lines.append(f"- **{say('lock')}**: {held}")
     if others:
-        lines.append(f"- **{t['elsewhere']}**: {clean(others_line(others))}")
+        lines.append(f"- **{say('elsewhere')}**: {clean(others_line(others))}")
 
-    lines += ["", t["progress_head"]]
+    lines += ["", say("progress_head")]
     if state.tasks:
         order = (TaskStatus.DONE, TaskStatus.DOING, TaskStatus.TODO)
         for task in sorted(state.tasks, key=lambda x: order.index(x.status)):
-            doing = f" {t['in_progress']}" if task.status is TaskStatus.DOING else ""
+            doing = f" {say('in_progress')}" if task.status is TaskStatus.DOING else ""
             lines.append(f"- {ICON[task.status]} {task.id}: {clean(task.title)}{doing}")
     else:
-        lines.append(t["no_tasks"])
+        lines.append(say("no_tasks"))
     if state.context.last_action:
-        lines.append(f"- {t['last_action']}: {clean(state.context.last_action)}")
+        lines.append(f"- {say('last_action')}: {clean(state.context.last_action)}")
 
-    lines += ["", t["next"], inert(next_step(state, lang))]
+    lines += ["", say("next"), inert(next_step(state, lang))]
     if state.context.pending_questions:
-        lines.append(t["questions"])
-        lines += [f"{i}. {clean(q)}" for i, q in enumerate(state.context.pending_questions, 1)]
+        lines.append(say("questions"))
+        lines += [f"{q.id}. {clean(q.text)}" for q in state.context.pending_questions]
 
-    lines += ["", t["checkpoint"]]
+    lines += ["", say("checkpoint")]
     k = state.checkpoint
     if k is None:
-        lines.append(t["no_checkpoint"])
+        lines.append(say("no_checkpoint"))
     else:
         if k.file:
             now = _anchor_now(observed, lang)
             lines.append(
-                f"- {t['file']}: {code(k.file + (':' + str(k.line) if k.line else ''))}" + (f" · {now}" if now else "")
+                f"- {say('file')}: {code(k.file + (':' + str(k.line) if k.line else ''))}"
+                + (f" · {now}" if now else "")
             )
         if k.commit:
             where = ""
             if head is not None:
                 where = " · " + (
-                    t["head_here"]
+                    say("head_here")
                     if head == k.commit
-                    else t["head_elsewhere"].format(head=head[:12], go=switch_command(k.branch, k.commit))
+                    else say("head_elsewhere", head=head[:12], go=switch_command(k.branch, k.commit))
                 )
-            lines.append(f"- {t['commit']}: {clean(k.commit[:12])} ({clean(k.branch or 'detached')}){where}")
+            lines.append(f"- {say('commit')}: {clean(k.commit[:12])} ({clean(k.branch or say('detached'))}){where}")
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:
-            match = " · " + (t["snap_same"] if observed.snapshot_matches else t["snap_differs"])
-        lines.append(f"- {t['snapshot']}: {clean(k.snapshot[:12]) if k.snapshot else t['none']}{match}")
+            match = " · " + (say("snap_same") if observed.snapshot_matches else say("snap_differs"))
+        lines.append(f"- {say('snapshot')}: {clean(k.snapshot[:12]) if k.snapshot else say('none')}{match}")
         if k.action:
-            lines.append(f"- {t['action']}: {clean(k.action)}")
+            lines.append(f"- {say('action')}: {clean(k.action)}")
     lines += remembered(state, lang)
-    lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
+    lines += ["", "---", "", say("resume_how") if paused else say("choices")]
     return "\n".join(lines) + "\n"
 
 
@@ -221,12 +133,11 @@ def switch_command(branch: str | None, commit: str) -> str:
 
 def remembered(state: State, lang: str) -> list[str]:
     """The report's memory section: forbidden actions first, learned notes bounded."""
-    t = TEXT[lang]
     entries = state.memory.entries
     if not entries:
         return []
     order = list(MemoryCategory)
-    lines = ["", t["memory"]]
+    lines = ["", t("report.memory", lang)]
     shown = 0
     hidden = 0
     for entry in sorted(entries, key=lambda e: order.index(e.category)):
@@ -235,10 +146,14 @@ def remembered(state: State, lang: str) -> list[str]:
                 hidden += 1
                 continue
             shown += 1
-        lines.append(f"- **{t[entry.category]}** {clean(entry.text)}{origin(entry)}")
+        lines.append(f"- **{category_label(entry.category, lang)}** {clean(entry.text)}{origin(entry)}")
     if hidden:
-        lines.append(t["more_knowledge"].format(n=hidden))
+        lines.append(t("report.more_knowledge", lang, n=hidden))
     return lines
+
+
+def category_label(category: MemoryCategory, lang: str | None = None) -> str:
+    return t(f"memory.{category.value}", lang)
 
 
 def origin(entry: MemoryEntry) -> str:
@@ -249,28 +164,23 @@ def origin(entry: MemoryEntry) -> str:
 
 
 def _anchor_now(observed: Observed | None, lang: str) -> str:
-    t = TEXT[lang]
     if observed is None:
         return ""
-    return {
-        "moved": t["line_moved"].format(line=observed.line),
-        "similar": t["line_similar"].format(line=observed.line),
-        "gone": t["line_gone"],
-        "no-file": t["file_gone"],
-    }.get(observed.line_state, "")
+    key = {"moved": "line_moved", "similar": "line_similar", "gone": "line_gone", "no-file": "file_gone"}
+    found = key.get(observed.line_state)
+    return t(f"report.{found}", lang, line=observed.line) if found else ""
 
 
 def next_step(state: State, lang: str) -> str:
-    t = TEXT[lang]
     if state.context.next_action:
         return clean(state.context.next_action)
     current = state.task(state.workflow.current_task or "")
     if current and current.status is not TaskStatus.DONE:
-        return t["continue_task"].format(id=current.id, title=clean(current.title))
+        return t("report.continue_task", lang, id=current.id, title=clean(current.title))
     todo = next((x for x in state.tasks if x.status is not TaskStatus.DONE), None)
     if todo:
-        return t["start_task"].format(id=todo.id, title=clean(todo.title))
-    return t["all_done"]
+        return t("report.start_task", lang, id=todo.id, title=clean(todo.title))
+    return t("report.all_done", lang)
 
 
 def stop_reason(state: State) -> str:
@@ -288,3 +198,54 @@ def stop_reason(state: State) -> str:
         "record the question with `vibegit context --question ...` and ask it; to stop here, "
         "`vibegit pause --action ...`; when every task is done and the user confirmed, `vibegit complete --yes`."
     )
+
+
+def duration(start: str | None, end: str | None) -> str:
+    """``end - start`` as 1d 2h 3m (two ISO 8601 UTC times); "" when either is missing or unreadable."""
+    try:
+        seconds = int((_time(end) - _time(start)).total_seconds())
+    except (TypeError, ValueError):
+        return ""
+    if seconds < 0:
+        return ""
+    days, rest = divmod(seconds, 86400)
+    parts = [f"{days}d"] if days else []
+    parts += [f"{rest // 3600}h"] if rest // 3600 or days else []
+    parts.append(f"{rest % 3600 // 60}m")
+    return " ".join(parts)
+
+
+def _time(value: str | None) -> datetime:
+    if not value:
+        raise ValueError("no time")
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def completion(state: State, lang: str = "en") -> str:
+    """The Lifecycle skill's completion report (生成完成报告): goal, tasks,
+    duration, phases, decisions (the answered questions) and what was learned.
+    Every value is shown inert, as in the recovery report."""
+
+    def say(key: str, **params: object) -> str:
+        return t(f"completion.{key}", lang, **params)
+
+    w = state.workflow
+    lines = [say("title", name=clean(state.mode.workflow_name or "")), "", say("goal"), inert(state.context.goal), ""]
+    lines.append(say("tasks", done=state.completed_tasks, total=state.total_tasks))
+    lines += [f"- {ICON[x.status]} {x.id}: {clean(x.title)}" for x in state.tasks] or [say("no_tasks")]
+    took = duration(w.started_at, w.ended_at)
+    lines += [
+        "",
+        say("duration"),
+        f"- {clean(w.started_at or '?')} → {clean(w.ended_at or '?')}" + (f" ({took})" if took else ""),
+    ]
+    lines += ["", say("phases")]
+    lines += [
+        f"- {v.phase.value}" + (f" {clean(v.step)}" if v.step else "") + f" · {clean(v.at)}" for v in w.phases
+    ] or [say("none")]
+    lines += ["", say("decisions")]
+    answered = state.context.answered_questions
+    lines += [f"- {q.id}. {clean(q.text)} → {clean(q.answer or '')}" for q in answered] or [say("none")]
+    lines += ["", say("learned")]
+    lines += [f"- {clean(x)}" for x in w.lessons] or [say("none")]
+    return "\n".join(lines) + "\n"

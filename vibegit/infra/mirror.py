@@ -20,16 +20,20 @@ from vibegit.errors import BadInput, VibegitError
 from vibegit.infra import fs, git
 from vibegit.infra.formats import (
     CHECKPOINT,
+    COMPLETION,
     CONTEXT,
     KANBAN,
+    KNOWLEDGE,
     LOCK,
     MAX_FILE_BYTES,
     MEMORY,
     PARSERS,
     SESSION,
+    SHARED_FILES,
     STATE_FILES,
     derived_context_differs,
     parse_context,
+    parse_doc,
     parse_kanban,
     parse_lock,
     parse_memory,
@@ -133,7 +137,14 @@ def adopt(
     shown = _shown(repo)
     there = exists(repo, settings)
     state = current.state
-    if not shown.commits or not there:
+    if not there:
+        return state
+    if not shown.commits:  # vibegit never wrote this mirror: the knowledge docs found there are the user's
+        for name in KNOWLEDGE:
+            rel = _rel(settings, name)
+            disk = _read(repo, rel)
+            if disk is not None and disk != current.files.get(name):
+                state = _adopt_one(repo, name, disk, rel, state, notices)
         return state
     base = shown.commits[0]
     written = _Written(repo, cat, shown, loaded)
@@ -150,7 +161,7 @@ def adopt(
             continue
         if disk == now.get(name) or written.ours(name, disk):
             continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
-        if name != MEMORY and shown.workflow != current.id:
+        if name not in SHARED_FILES and shown.workflow != current.id:
             _keep_beside(
                 repo,
                 rel,
@@ -211,7 +222,11 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
         )
     if name == KANBAN:
         notices.append(f"adopted your edit of {rel}")
-        return replace(state, tasks=parse_kanban(disk, rel))
+        tasks = parse_kanban(disk, rel)
+        kept = {x.id for x in tasks}
+        gone = tuple(x.id for x in state.tasks if x.id not in kept)  # removed by hand: never given again
+        removed = tuple(dict.fromkeys((*state.workflow.removed_tasks, *gone)))
+        return replace(state, tasks=tasks, workflow=replace(state.workflow, removed_tasks=removed))
     if name == CONTEXT:
         goal, notes = parse_context(disk, rel)
         if derived_context_differs(disk.decode(), state):
@@ -239,16 +254,13 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
         return replace(state, lock=lock)
     if name == MEMORY:
         notices.append(f"adopted your edit of {rel}")
-        return replace(state, memory=parse_memory(disk, rel))
-    assert name == CHECKPOINT
-    _keep_beside(
-        repo,
-        rel,
-        disk,
-        ".edited",
-        notices,
-        f"{rel} is generated from session.yaml (edit its checkpoint: section instead)",
-    )
+        return replace(state, memory=replace(parse_memory(disk, rel), docs=state.memory.docs))
+    if name in KNOWLEDGE:
+        notices.append(f"adopted your edit of {rel}")
+        return replace(state, memory=replace(state.memory, docs={**state.memory.docs, name: parse_doc(disk, rel)}))
+    assert name in (CHECKPOINT, COMPLETION)
+    how = "edit its checkpoint: section instead" if name == CHECKPOINT else "it is the completion report"
+    _keep_beside(repo, rel, disk, ".edited", notices, f"{rel} is generated from session.yaml ({how})")
     return state
 
 
@@ -278,13 +290,25 @@ def write(
                     same = False  # a link or an oversized file: the write says what is wrong
                 if not same:
                     fs.write(top, rel, data)
-            else:
+            elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
                 found = fs.lstat(top, rel)
                 if found is not None and stat.S_ISREG(found.st_mode):
                     fs.remove(top, rel)
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput) as err:
         notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
+
+
+def knowledge_on_disk(repo: git.Repo, settings: Settings, state: State) -> State:
+    """``state`` with the knowledge docs of the mirror (conventions.md,
+    decisions.md) as the next event will adopt them."""
+    docs = dict(state.memory.docs)
+    for name in KNOWLEDGE:
+        rel = _rel(settings, name)
+        disk = _read(repo, rel)
+        if disk is not None:
+            docs[name] = parse_doc(disk, rel)
+    return replace(state, memory=replace(state.memory, docs=docs))
 
 
 def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
