@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON = os.path.realpath(sys.executable)  # not a pyenv shim: that costs a shell
+PYTHON = sys.executable  # the interpreter vibegit runs under (a venv's own: its start-up is the baseline too)
 
 
 def hermetic_env(home: Path) -> dict[str, str]:

@@ -82,12 +82,16 @@ def contents(repo: Path) -> set[str]:
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(OPS)
 @example(  # one id added on both sides; memory on both sides; both syncs before either saw the other
-    [("laptop", "task", 2), ("desktop", "task", 2), ("laptop", "memory", 1), ("desktop", "memory", 1)]
-    + [("desktop", "sync", 1), ("laptop", "sync", 1), ("laptop", "question", 1), ("desktop", "question", 1)]
+    [
+        *[("laptop", "task", 2), ("desktop", "task", 2), ("laptop", "memory", 1), ("desktop", "memory", 1)],
+        *[("desktop", "sync", 1), ("laptop", "sync", 1), ("laptop", "question", 1), ("desktop", "question", 1)],
+    ]
 )
 @example(  # the desktop takes over; the laptop, not yet told, goes on; then both sync
-    [("desktop", "resume", 1), ("desktop", "task", 2), ("laptop", "task", 2), ("laptop", "sync", 1)]
-    + [("desktop", "sync", 1), ("laptop", "task", 3), ("laptop", "resume", 1), ("laptop", "task", 4)]
+    [
+        *[("desktop", "resume", 1), ("desktop", "task", 2), ("laptop", "task", 2), ("laptop", "sync", 1)],
+        *[("desktop", "sync", 1), ("laptop", "task", 3), ("laptop", "resume", 1), ("laptop", "task", 4)],
+    ]
 )
 def test_two_machines_lose_nothing_whatever_the_order(
     tmp_path_factory: pytest.TempPathFactory, hermetic: Path, ops: list[tuple[str, str, int]]
