@@ -58,7 +58,7 @@ def list_(as_json: bool) -> int:
         rows.append((mark, s.id, s.name, s.status.value, s.where(), phase, f"{s.done}/{s.total}", held, s.updated_at))
     widths = [max(len(clean(row[i])) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
-        app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+        app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
     if here is not None:
         app.say("* this worktree's workflow")
     return OK
