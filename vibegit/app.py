@@ -207,7 +207,8 @@ def _run_hooks(ctx: Context, hooks: userhooks.Hooks, written: Written, e: Env) -
     data = userhooks.payload(
         written.state, event.name, event.summary, event.task, written.commit, e.head, ctx.repo, written.previous
     )
-    for outcome in userhooks.run(hooks, names, data, ctx.repo):
+    each = {"onDocChange": event.docs, "onLearn": event.lessons}
+    for outcome in userhooks.run(hooks, names, data, ctx.repo, each):
         if outcome.ok:
             warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
             continue
