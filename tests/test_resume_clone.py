@@ -213,3 +213,30 @@ def test_any_command_on_a_fresh_clone_continues_the_fetched_state(tmp_path: Path
     assert m("desktop", desktop, "init").code == 0
     roots = git(desktop, "rev-list", "--max-parents=0", "vibegit/state").split()
     assert roots == git(laptop, "rev-list", "--max-parents=0", "vibegit/state").split()
+
+
+def test_the_second_machine_is_protected_at_once(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    result = m.ok("desktop", desktop, "resume")
+    assert "installing vibegit's" in result.out and "pre-commit: installed" in result.out
+    (desktop / "x.txt").write_text("x\n")
+    git(desktop, "add", "x.txt")
+    blocked = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=desktop, capture_output=True, text=True)
+    assert blocked.returncode != 0 and "vibe-code" in blocked.stderr
+
+
+def test_a_clone_with_other_hooks_is_told_what_to_run(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    theirs = desktop / ".git" / "hooks" / "pre-commit"
+    theirs.write_text("#!/bin/sh\nexit 0\n")
+    theirs.chmod(0o755)
+    result = m.ok("desktop", desktop, "resume")
+    assert "run 'vibegit install'" in result.err
+    assert theirs.read_text() == "#!/bin/sh\nexit 0\n"  # nothing of theirs touched

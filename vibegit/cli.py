@@ -228,7 +228,9 @@ def resume(
     prints the command that brings it back. Nested repositories, .git,
     .vibegit/, agent settings and the mirror are never written. A workflow
     running on another host is taken over; that host's next event is
-    refused and says so. Resumes the workflow of this worktree's branch;
+    refused and says so, and the lock is enforced here at once (a clone
+    without git hooks gets vibegit's installed; other hooks there: it says
+    to run 'vibegit install'). Resumes the workflow of this worktree's branch;
     with several candidates it lists them and asks for --workflow, never
     picking one silently."""
     from vibegit.commands import resume as resume_

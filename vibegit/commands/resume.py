@@ -5,6 +5,7 @@ checkpoint's uncommitted work where that loses nothing."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 
@@ -13,8 +14,8 @@ from vibegit.core import credentials, lifecycle, report, workflows
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean, shown
-from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import git, remote, snapshot, store
+from vibegit.errors import OK, BadInput, Refused, VibegitError
+from vibegit.infra import git, hookfiles, remote, snapshot, store
 
 Say = Callable[[str], None]
 
@@ -55,8 +56,31 @@ def resume(
             f"Took the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
             f"installed) lets {lock.host} know."
         )
+        protect(ctx.repo)
     app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK
+
+
+def protect(repo: git.Repo) -> None:
+    """The second machine is protected at once: a lock taken over from another
+    host is enforced here only by vibegit's git hooks. None here (a fresh
+    clone): they are installed, saying so. Hooks of another tool in their
+    place: nothing is touched, and the command to run is said."""
+    directory = hookfiles.hooks_dir(repo.toplevel)
+    paths = [directory / name for name in hookfiles.HOOK_NAMES]
+    if all(hookfiles.is_ours(p) for p in paths):
+        return
+    if any(os.path.lexists(p) for p in paths):
+        app.warn(
+            "vibegit's git hooks are not all installed here, so the lock does not block commits yet; "
+            "run 'vibegit install' (hooks already there are kept and chained)"
+        )
+        return
+    app.say("This clone had no git hooks: installing vibegit's, so the lock is enforced here too.")
+    try:
+        hookfiles.install(cwd=repo.toplevel)
+    except VibegitError as err:  # the resume is recorded; only the protection is missing
+        app.warn(f"the git hooks could not be installed ({err}); run 'vibegit install' so the lock blocks commits")
 
 
 def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
