@@ -142,6 +142,7 @@ def record(
     new: bool = False,
     announce: bool = True,
     run_hooks: bool = True,
+    adopting: bool = False,
 ) -> Written:
     """The pipeline every event goes through: the takeover guard, the store
     (one commit on the newest state, with the mirror's hand edits adopted),
@@ -150,6 +151,8 @@ def record(
 
     The event is for workflow ``workflow`` (an id), for a ``new`` one bound
     here, or, with neither, for what all workflows share (the memory)."""
+    if not adopting:
+        mirror.refuse_foreign(ctx.repo, ctx.settings)  # an earlier set-up's files are imported, never written over
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
     locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []

@@ -88,6 +88,21 @@ def init() -> int:
 
 
 @parser.command()
+def adopt() -> int:
+    """Import an earlier skill-based set-up: the state files in the mirror folder.
+
+    When project_document/.ai_state/ holds a session.yaml or workflow.lock
+    that vibegit did not write (the skills' own set-up, committed or not),
+    no other event writes there; adopt makes them a vibegit workflow bound
+    to this branch (phase, tasks, context, checkpoint, questions; the lock
+    taken here if it was running), merges its memory and knowledge docs, and
+    names the tracked files it then rewrites."""
+    from vibegit.commands import workflow as workflow_
+
+    return workflow_.adopt()
+
+
+@parser.command()
 def start(
     workflow: str = typer.Argument(..., help="Workflow name, e.g. vibe-code."),
     goal: str = typer.Option(..., "--goal", help="What the workflow is for."),

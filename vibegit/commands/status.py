@@ -10,7 +10,7 @@ from vibegit.core.messages import t
 from vibegit.core.model import Status
 from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput
-from vibegit.infra import git, store
+from vibegit.infra import git, mirror, store
 
 
 def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
@@ -31,6 +31,9 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         app.say(json.dumps(report.as_json(state, rest), ensure_ascii=False, indent=2))
         return OK
     if not report.is_active(state):
+        found = mirror.foreign(ctx.repo, ctx.settings)
+        if found is not None:
+            app.say(f"{found.describe(ctx.settings)}: 'vibegit adopt' imports it.")
         name = state.mode.workflow_name
         w = state.workflow
         if w.status is Status.FAILED:

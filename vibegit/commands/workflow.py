@@ -9,7 +9,7 @@ from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Phase
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import git, store, userhooks
+from vibegit.infra import git, mirror, store, userhooks
 
 
 def init() -> int:
@@ -21,6 +21,44 @@ def init() -> int:
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.init(s, e), e)
     app.say("Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.")
+    return OK
+
+
+def adopt() -> int:
+    """``vibegit adopt``: an earlier skill-based set-up's state files in the
+    mirror become a vibegit workflow (one event, bound here, with the lock if
+    it was running); the mirror is then written by vibegit, and the files
+    git tracks there that this rewrites are named."""
+    ctx = app.enter()
+    found = mirror.foreign(ctx.repo, ctx.settings)
+    if found is None:
+        raise Refused(
+            f"nothing to adopt: {ctx.settings.mirror_dir}/ holds no session.yaml or workflow.lock that vibegit "
+            "did not write itself"
+        )
+    imported = mirror.read_foreign(found, ctx.settings)
+    e = app.facts(ctx)
+    source = ctx.settings.mirror_dir
+    written = app.record(
+        ctx, lambda s: lifecycle.adopt(s, e, imported, source, found.tracked), e, new=True, adopting=True
+    )
+    state = written.state
+    app.say(
+        f"Adopted {state.mode.workflow_name!r} as {state.workflow.id} ({state.workflow.status.value}, "
+        f"{state.completed_tasks}/{state.total_tasks} tasks) from {source}/; its history starts here."
+    )
+    if found.tracked:
+        app.say(
+            f"Rewrote {len(found.tracked)} file(s) git tracks in {source}/ in vibegit's format "
+            f"({', '.join(p.rsplit('/', 1)[-1] for p in found.tracked)}): 'git diff -- {source}' shows the changes. "
+            f"The state lives on {ctx.settings.state_branch} now; 'git rm -r --cached {source}' stops tracking "
+            "the copies."
+        )
+    from vibegit.commands.learn import learn
+
+    learn(quiet=True)  # the set-up's conventions and decisions are rules: learned at once
+    if report.is_active(state):
+        app.show_report(ctx, app.state_of(ctx, e, state.workflow.id), None, e.head)
     return OK
 
 

@@ -430,6 +430,51 @@ def rewrite_checkpoint(state: State, env: Env, mapping: dict[str, str], command:
     return moved, Event("rewrite", t("event.rewrite", old=old[:12], new=new[:12], command=command))
 
 
+def adopt(state: State, env: Env, found: State, source: str, tracked: tuple[str, ...]) -> Result:
+    """A skill-based set-up's state files (``found``, read from ``source``)
+    become a workflow of the state branch, bound here: its mode, phase, tasks,
+    context and checkpoint as they were; a running or paused one takes the
+    lock here (it was the skill's, on no host); its memory entries and
+    knowledge docs join the shared ones (an entry already remembered is not
+    added twice, new ones get fresh ids)."""
+    w = found.workflow
+    name = found.mode.workflow_name or (found.lock.workflow if found.lock else "") or "workflow"
+    status = (
+        w.status if w.status is not Status.INIT else (Status.RUNNING if found.lock and found.lock.locked else w.status)
+    )
+    if state.workflow.status in ACTIVE:
+        raise Refused(t("lifecycle.start_running", name=name, state=_describe(state)))
+    memory = state.memory
+    for entry in found.memory.entries:
+        if remembered_as(memory, entry.category, entry.text) is None:
+            fresh = replace(entry, id=next_memory_ids(memory)[0])
+            memory = replace(memory, entries=(*memory.entries, fresh), last_id=_number(fresh.id))
+    memory = replace(memory, docs={**found.memory.docs, **memory.docs})
+    workflow = replace(
+        w,
+        status=status,
+        id=workflows.new_id(name, env.nonce),
+        branch=env.branch,
+        worktree=env.worktree,
+        started_at=w.started_at or env.now,
+        phases=w.phases or ((PhaseVisit(found.mode.phase, found.mode.step, env.now),) if found.mode.phase else ()),
+    )
+    new = touch(
+        replace(found, session=replace(found.session, id=found.session.id or env.new_session_id)),
+        env,
+        mode=replace(found.mode, workflow_name=name),
+        workflow=workflow,
+        memory=memory,
+        lock=None,
+    )
+    if status in ACTIVE:
+        new = replace(new, lock=_lock(new, env, name, paused=status is Status.PAUSED))
+    details = (f"Vibegit-Adopted-From: {source}", *(f"Vibegit-Tracked: {path}" for path in tracked[:50]))
+    return new, Event(
+        "adopt", t("event.adopted", name=name, status=t(f"status.{status.value}"), source=source), details=details
+    )
+
+
 # -- memory ---------------------------------------------------------------------
 
 CATEGORIES = tuple(c.value for c in MemoryCategory)

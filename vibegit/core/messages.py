@@ -378,4 +378,5 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.",
         "此处没有进行中的工作流{last}。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
     ),
+    "event.adopted": ("{name} ({status}) adopted from {source}", "{name}（{status}）从 {source} 导入"),
 }

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from vibegit.core import workflows
 from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, VibegitError
+from vibegit.errors import BadInput, Refused, VibegitError
 from vibegit.infra import fs, git
 from vibegit.infra.formats import (
     CHECKPOINT,
@@ -32,6 +32,7 @@ from vibegit.infra.formats import (
     SHARED_FILES,
     STATE_FILES,
     derived_context_differs,
+    parse_all,
     parse_context,
     parse_doc,
     parse_kanban,
@@ -297,6 +298,69 @@ def write(
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput) as err:
         notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
+
+
+SKILL_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, *SHARED_FILES)  # what an earlier set-up may have left
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """State files in the mirror that vibegit never wrote there: an earlier
+    skill-based set-up's (``vibegit adopt`` imports them)."""
+
+    files: dict[str, bytes]
+    tracked: tuple[str, ...]  # those of them git tracks (relative to the top directory)
+
+    def describe(self, settings: Settings) -> str:
+        try:
+            state = parse_session(self.files[SESSION], _rel(settings, SESSION)) if SESSION in self.files else None
+        except BadInput:
+            state = None
+        name = state.mode.workflow_name if state is not None else None
+        lock = b"locked: true" in self.files.get(LOCK, b"")
+        what = f"workflow {name!r} ({state.workflow.status.value})" if state is not None and name else "state files"
+        return (
+            f"{settings.mirror_dir}/ holds an earlier skill set-up's {what}"
+            + (", workflow.lock locked" if lock else "")
+            + (f"; {len(self.tracked)} of its files are tracked by git" if self.tracked else "")
+        )
+
+
+def foreign(repo: git.Repo, settings: Settings) -> Foreign | None:
+    """The mirror's state files when vibegit never wrote this mirror and a
+    ``session.yaml`` or ``workflow.lock`` is there; None otherwise (also when
+    the mirror is unreadable: the event's write says why)."""
+    if _shown(repo).commits:
+        return None
+    try:
+        if not exists(repo, settings):
+            return None
+        files = {name: data for name in SKILL_FILES if (data := _read(repo, _rel(settings, name))) is not None}
+    except BadInput:
+        return None
+    if SESSION not in files and LOCK not in files:
+        return None
+    listed = repo.git("ls-files", "-z", "--", *(_rel(settings, name) for name in files), check=False).stdout
+    tracked = tuple(p for p in listed.decode(errors="replace").split("\0") if p)
+    return Foreign(files, tracked)
+
+
+def refuse_foreign(repo: git.Repo, settings: Settings) -> None:
+    """No event writes over an earlier set-up's state files: it says what is there and how to import it."""
+    found = foreign(repo, settings)
+    if found is not None:
+        raise Refused(
+            f"{found.describe(settings)}; 'vibegit adopt' imports it as a vibegit workflow "
+            f"(or move {settings.mirror_dir}/ away first); nothing was written"
+        )
+
+
+def read_foreign(found: Foreign, settings: Settings) -> State:
+    """The earlier set-up's state, parsed (exit 2 with file and line when a file does not parse)."""
+    files = {name: data for name, data in found.files.items()}
+    if SESSION not in files:
+        raise BadInput(f"{_rel(settings, SESSION)}: missing; the set-up there has a workflow.lock but no session")
+    return parse_all(files, f"{settings.mirror_dir}/")
 
 
 def knowledge_on_disk(repo: git.Repo, settings: Settings, state: State) -> State:
