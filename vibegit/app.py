@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vibegit.core import lifecycle, messages, report, workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
@@ -98,7 +99,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         return fetched, f"vibegit: take the state of {name}", True
 
     if store.publish(repo, conf, take):
-        say(f"Took the workflow state from {source} ({fetched[:10]}).")
+        say(t("cmd.took_state", source=source, commit=fetched[:10]))
         # The shared knowledge shows here at once; a problem with the mirror is said by the event that follows.
         mirror.refresh(repo, conf, fetched, facts(ctx), lambda _problem: None)
 
@@ -163,10 +164,7 @@ def record(
         if new:
             clash = workflows.mine_here(loaded.index, e)
             if clash is not None:
-                raise Refused(
-                    f"cannot start a workflow here: {clash.label()} runs {clash.where()}; finish it with "
-                    "'vibegit complete', or 'vibegit pause' / 'vibegit abort' first"
-                )
+                raise Refused(t("cmd.start_clash", label=clash.label(), where=clash.where()))
         current = store.flow(ctx.repo, cat, loaded, workflow) if workflow else loaded.fresh()
         notices: list[str] = []
         state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, current, notices)

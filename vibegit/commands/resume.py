@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from vibegit import app
 from vibegit.core import credentials, lifecycle, report, workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean, shown
@@ -41,7 +42,7 @@ def resume(
     state = current.state
     lock = state.lock
     if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
-        app.say("The workflow is already running here; nothing to resume.")
+        app.say(t("cmd.running_here"))
         app.show_report(ctx, state, lang, e.head)
         return OK
     lifecycle.resume(state, e)  # refuse before any file is touched
@@ -52,10 +53,7 @@ def resume(
     e = app.facts(ctx)  # --checkout may have moved HEAD
     written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
     if lock is not None and lock.host and lock.host != e.host:  # said once it happened, never before a refusal
-        app.say(
-            f"Took the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
-            f"installed) lets {lock.host} know."
-        )
+        app.say(t("cmd.took_over", host=lock.host))
         protect(ctx.repo)
     app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK
@@ -71,16 +69,13 @@ def protect(repo: git.Repo) -> None:
     if all(hookfiles.is_ours(p) for p in paths):
         return
     if any(os.path.lexists(p) for p in paths):
-        app.warn(
-            "vibegit's git hooks are not all installed here, so the lock does not block commits yet; "
-            "run 'vibegit install' (hooks already there are kept and chained)"
-        )
+        app.warn(t("cmd.hooks_missing"))
         return
-    app.say("This clone had no git hooks: installing vibegit's, so the lock is enforced here too.")
+    app.say(t("cmd.installing_hooks"))
     try:
         hookfiles.install(cwd=repo.toplevel)
     except VibegitError as err:  # the resume is recorded; only the protection is missing
-        app.warn(f"the git hooks could not be installed ({err}); run 'vibegit install' so the lock blocks commits")
+        app.warn(t("cmd.hooks_failed", error=err))
 
 
 def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
@@ -133,7 +128,7 @@ def go_to_checkpoint(
             )
             commit = None
         else:
-            say(f"Fetched the checkpoint's commit {commit[:12]} from {name}.")
+            say(t("cmd.fetched_commit", commit=commit[:12], remote=name))
     if commit and e.head != commit:
         if checkout:
             _switch(repo, commit, k.branch, say)
@@ -141,8 +136,14 @@ def go_to_checkpoint(
             where = f"on {k.branch}" if k.branch else "on a detached HEAD"
             go = report.switch_command(k.branch, commit)
             say(
-                f"HEAD is at {(e.head or 'nothing')[:12]} ({e.branch or 'detached'}); the checkpoint is at "
-                f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there."
+                t(
+                    "cmd.head_elsewhere",
+                    head=(e.head or t("report.none"))[:12],
+                    branch=e.branch or t("report.detached"),
+                    commit=commit[:12],
+                    where=where,
+                    go=go,
+                )
             )
     if k.snapshot:
         _restore(repo, settings, state, e, k.snapshot, snapshot_tree, commit, force, say)
@@ -216,9 +217,6 @@ def _restore(
         )
     snapshot.apply(repo, p, snap, sorted(writes), sorted(deletes), remove)
     if writes or deletes:
-        say(
-            f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} path(s) written, "
-            f"{len(deletes)} deleted, {p.in_sync} already as in it. They are left unstaged."
-        )
+        say(t("cmd.restored", snap=snap[:10], written=len(writes), deleted=len(deletes), same=p.in_sync))
     elif p.in_sync:
-        say(f"The working tree already holds the checkpoint's uncommitted work ({snap[:10]}).")
+        say(t("cmd.already_restored", snap=snap[:10]))

@@ -33,7 +33,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
     if not report.is_active(state):
         found = mirror.foreign(ctx.repo, ctx.settings)
         if found is not None:
-            app.say(f"{found.describe(ctx.settings)}: 'vibegit adopt' imports it.")
+            app.say(t("cmd.adopt_hint", what=found.describe(ctx.settings)))
         name = state.mode.workflow_name
         w = state.workflow
         if w.status is Status.FAILED:
@@ -41,7 +41,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         last = t("status.last_here", name=name, status=t(f"status.{w.status.value}")) if name else ""
         app.say(t("status.none_active", last=last))
         if rest:
-            app.say(f"Running elsewhere: {workflows.others_line(rest)}")
+            app.say(t("cmd.running_elsewhere", others=workflows.others_line(rest)))
         return OK
     app.show_report(ctx, state, lang, e.head, rest)
     return OK
@@ -55,7 +55,7 @@ def list_(as_json: bool) -> int:
         app.say(json.dumps([s.as_dict() for s in listed], ensure_ascii=False, indent=2))
         return OK
     if not listed:
-        app.say("No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        app.say(t("cmd.no_workflows"))
         return OK
     here = workflows.shown_here(tuple(listed), app.facts(ctx))
     rows = [("", "ID", "NAME", "STATUS", "WHERE", "PHASE", "TASKS", "HELD BY", "LAST EVENT")]
@@ -68,7 +68,7 @@ def list_(as_json: bool) -> int:
     for row in rows:
         app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
     if here is not None:
-        app.say("* this worktree's workflow")
+        app.say(t("cmd.this_worktree"))
     return OK
 
 
@@ -85,7 +85,7 @@ def log(count: int, as_json: bool, workflow: str | None = None, every: bool = Fa
         app.say(json.dumps(entries, ensure_ascii=False, indent=2))
         return OK
     if not entries:
-        app.say("No events yet.")
+        app.say(t("cmd.no_events"))
     for entry in entries:
         app.say(f"{entry['commit'][:10]}  {entry['date']}  {entry['subject']}")
     return OK

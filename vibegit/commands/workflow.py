@@ -16,11 +16,11 @@ def init() -> int:
     ctx = app.enter()
     loaded = store.read_state(ctx.repo, ctx.settings)
     if loaded.head is not None:
-        app.say(f"vibegit is already set up here ({ctx.settings.state_branch} at {loaded.head[:10]}).")
+        app.say(t("cmd.already_set_up", branch=ctx.settings.state_branch, head=loaded.head[:10]))
         return OK
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.init(s, e), e)
-    app.say("Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.")
+    app.say(t("cmd.init_next"))
     return OK
 
 
@@ -32,10 +32,7 @@ def adopt() -> int:
     ctx = app.enter()
     found = mirror.foreign(ctx.repo, ctx.settings)
     if found is None:
-        raise Refused(
-            f"nothing to adopt: {ctx.settings.mirror_dir}/ holds no session.yaml or workflow.lock that vibegit "
-            "did not write itself"
-        )
+        raise Refused(t("cmd.nothing_to_adopt", mirror=ctx.settings.mirror_dir))
     imported = mirror.read_foreign(found, ctx.settings)
     e = app.facts(ctx)
     source = ctx.settings.mirror_dir
@@ -44,15 +41,26 @@ def adopt() -> int:
     )
     state = written.state
     app.say(
-        f"Adopted {state.mode.workflow_name!r} as {state.workflow.id} ({state.workflow.status.value}, "
-        f"{state.completed_tasks}/{state.total_tasks} tasks) from {source}/; its history starts here."
+        t(
+            "cmd.adopted",
+            name=state.mode.workflow_name,
+            id=state.workflow.id,
+            status=t(f"status.{state.workflow.status.value}"),
+            done=state.completed_tasks,
+            total=state.total_tasks,
+            source=source,
+        )
     )
     if found.tracked:
+        names = ", ".join(p.rsplit("/", 1)[-1] for p in found.tracked)
         app.say(
-            f"Rewrote {len(found.tracked)} file(s) git tracks in {source}/ in vibegit's format "
-            f"({', '.join(p.rsplit('/', 1)[-1] for p in found.tracked)}): 'git diff -- {source}' shows the changes. "
-            f"The state lives on {ctx.settings.state_branch} now; 'git rm -r --cached {source}' stops tracking "
-            "the copies."
+            t(
+                "cmd.rewrote_tracked",
+                n=len(found.tracked),
+                source=source,
+                names=names,
+                branch=ctx.settings.state_branch,
+            )
         )
     from vibegit.commands.learn import learn
 
@@ -66,11 +74,8 @@ def start(workflow: str, goal: str) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     written = app.record(ctx, lambda s: lifecycle.start(s, e, workflow, goal), e, new=True)
-    where = f"branch {e.branch}" if e.branch else f"this detached HEAD ({e.worktree})"
-    app.say(
-        f"Lock taken for {written.state.mode.workflow_name!r} ({written.state.workflow.id}) on {where}; phase R1. "
-        "Add tasks with 'vibegit task add ID TITLE'."
-    )
+    where = t("cmd.on_branch", branch=e.branch) if e.branch else t("cmd.on_detached", worktree=e.worktree)
+    app.say(t("cmd.started", name=written.state.mode.workflow_name, id=written.state.workflow.id, where=where))
     return OK
 
 
@@ -78,7 +83,7 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     try:
         target = Phase(to.upper())
     except ValueError:
-        raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
+        raise BadInput(t("cmd.bad_phase", phase=to)) from None
     app.event(lifecycle.phase, target, step, workflow=workflow)
     from vibegit.commands.learn import after_phase
 
@@ -127,7 +132,7 @@ def abort(yes: bool, workflow: str | None = None) -> int:
 
 def unlock(reason: str | None, workflow: str | None = None) -> int:
     app.event(lifecycle.unlock, reason, workflow=workflow)
-    app.say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
+    app.say(t("cmd.unlocked"))
     return OK
 
 

@@ -344,7 +344,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "learn.outside": ("{doc}: resolves outside the repository; not learned", "{doc}：指向仓库之外；未学习"),
     "learn.too_large": ("{doc}: too large to learn from ({size} bytes)", "{doc}：太大，无法学习（{size} 字节）"),
-    "learn.setting": ("git config vibegit.learn: {doc}", "git config vibegit.learn：{doc}"),
+    "learn.setting": ("git config vibegit.learn: {doc}", "git config vibegit.learn 中的 {doc}"),
     "context.open_question": ("  open question {n}: {text}", "  待解决问题 {n}：{text}"),
     # -- the completion report (the Lifecycle skill's 完成报告) --
     "completion.title": ("## ✅ Workflow completed: {name}", "## ✅ 工作流完成报告：{name}"),
@@ -379,4 +379,127 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此处没有进行中的工作流{last}。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
     ),
     "event.adopted": ("{name} ({status}) adopted from {source}", "{name}（{status}）从 {source} 导入"),
+    # -- commands --
+    "cmd.already_set_up": (
+        "vibegit is already set up here ({branch} at {head}).",
+        "vibegit 已在此处设置（{branch} 位于 {head}）。",
+    ),
+    "cmd.init_next": (
+        "Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.",
+        "下一步：'vibegit start WORKFLOW --goal TEXT'；'vibegit install' 安装 git 钩子。",
+    ),
+    "cmd.nothing_to_adopt": (
+        "nothing to adopt: {mirror}/ holds no session.yaml or workflow.lock that vibegit did not write itself",
+        "没有可导入的内容：{mirror}/ 中没有非 vibegit 写入的 session.yaml 或 workflow.lock",
+    ),
+    "cmd.adopted": (
+        "Adopted {name!r} as {id} ({status}, {done}/{total} tasks) from {source}/; its history starts here.",
+        "已从 {source}/ 导入 {name!r}，编号 {id}（{status}，{done}/{total} 任务）；其历史从此开始。",
+    ),
+    "cmd.rewrote_tracked": (
+        "Rewrote {n} file(s) git tracks in {source}/ in vibegit's format ({names}): 'git diff -- {source}' shows "
+        "the changes. The state lives on {branch} now; 'git rm -r --cached {source}' stops tracking the copies.",
+        "已按 vibegit 格式重写 {source}/ 中 {n} 个被 git 跟踪的文件（{names}）：'git diff -- {source}' 显示改动。"
+        "状态现在保存在 {branch}；'git rm -r --cached {source}' 可停止跟踪这些副本。",
+    ),
+    "cmd.on_branch": ("branch {branch}", "分支 {branch}"),
+    "cmd.on_detached": ("this detached HEAD ({worktree})", "此分离的 HEAD（{worktree}）"),
+    "cmd.started": (
+        "Lock taken for {name!r} ({id}) on {where}; phase R1. Add tasks with 'vibegit task add ID TITLE'.",
+        "已为 {name!r}（{id}）在{where}上锁；阶段 R1。用 'vibegit task add ID TITLE' 添加任务。",
+    ),
+    "cmd.bad_phase": ("phase {phase!r:.20}: use one of R1 I P E R2", "阶段 {phase!r:.20}：请用 R1 I P E R2 之一"),
+    "cmd.unlocked": (
+        "Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.",
+        "锁已释放；工作流已结束（历史保留）。'vibegit pause' 可保留为可恢复。",
+    ),
+    "cmd.tasks_done": ("{done}/{total} tasks done.", "{done}/{total} 任务完成。"),
+    "cmd.no_tasks": ("No tasks.", "暂无任务。"),
+    "cmd.already_remembered": ("Already remembered as {id}: {text}", "已记为 {id}：{text}"),
+    "cmd.nothing_remembered": (
+        "Nothing remembered yet. Add with 'vibegit memory add CATEGORY TEXT' ({categories}), or learn from the "
+        "docs with 'vibegit learn'.",
+        "尚无记忆。用 'vibegit memory add CATEGORY TEXT'（{categories}）添加，或用 'vibegit learn' 从文档学习。",
+    ),
+    "cmd.adopt_hint": ("{what}: 'vibegit adopt' imports it.", "{what}：'vibegit adopt' 可导入。"),
+    "cmd.running_elsewhere": ("Running elsewhere: {others}", "其他地方运行中：{others}"),
+    "cmd.no_workflows": (
+        "No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.",
+        "尚无工作流。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
+    ),
+    "cmd.this_worktree": ("* this worktree's workflow", "* 此工作区的工作流"),
+    "cmd.no_events": ("No events yet.", "尚无事件。"),
+    "cmd.running_here": ("The workflow is already running here; nothing to resume.", "工作流已在此处运行；无需恢复。"),
+    "cmd.took_over": (
+        "Took the workflow over from {host}; 'vibegit sync' (or a git push with vibegit's hooks installed) lets "
+        "{host} know.",
+        "已从 {host} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知 {host}。",
+    ),
+    "cmd.hooks_missing": (
+        "vibegit's git hooks are not all installed here, so the lock does not block commits yet; run 'vibegit "
+        "install' (hooks already there are kept and chained)",
+        "此处未完整安装 vibegit 的 git 钩子，锁还不能阻止提交；请执行 'vibegit install'（已有的钩子会保留并串联）",
+    ),
+    "cmd.installing_hooks": (
+        "This clone had no git hooks: installing vibegit's, so the lock is enforced here too.",
+        "此克隆没有 git 钩子：正在安装 vibegit 的钩子，锁在此处同样生效。",
+    ),
+    "cmd.hooks_failed": (
+        "the git hooks could not be installed ({error}); run 'vibegit install' so the lock blocks commits",
+        "无法安装 git 钩子（{error}）；请执行 'vibegit install'，让锁能阻止提交",
+    ),
+    "cmd.fetched_commit": (
+        "Fetched the checkpoint's commit {commit} from {remote}.",
+        "已从 {remote} 获取断点提交 {commit}。",
+    ),
+    "cmd.head_elsewhere": (
+        "HEAD is at {head} ({branch}); the checkpoint is at {commit} {where}: 'vibegit resume --checkout' or "
+        "'{go}' goes there.",
+        "HEAD 在 {head}（{branch}）；断点在 {commit} {where}：'vibegit resume --checkout' 或 '{go}' 可前往。",
+    ),
+    "cmd.restored": (
+        "Restored the checkpoint's uncommitted work ({snap}): {written} path(s) written, {deleted} deleted, "
+        "{same} already as in it. They are left unstaged.",
+        "已恢复断点的未提交工作（{snap}）：写入 {written} 个路径，删除 {deleted} 个，{same} 个已一致。均未暂存。",
+    ),
+    "cmd.already_restored": (
+        "The working tree already holds the checkpoint's uncommitted work ({snap}).",
+        "工作区已包含断点的未提交工作（{snap}）。",
+    ),
+    "cmd.took_state": (
+        "Took the workflow state from {source} ({commit}).",
+        "已从 {source} 取得工作流状态（{commit}）。",
+    ),
+    # -- the pre-commit hook --
+    "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
+    "block.no_phase": ("no phase", "无阶段"),
+    "block.step": (", step {step}", "，步骤 {step}"),
+    "block.task": ("task {id}: {title}", "任务 {id}: {title}"),
+    "block.no_task": ("no current task", "无当前任务"),
+    "block.detached": ("a detached HEAD", "分离的 HEAD"),
+    "block.this_detached": ("this detached HEAD", "此分离的 HEAD"),
+    "block.other_branches": (
+        "commits on {here} are blocked while workflow {name!r} runs on {there} in this worktree "
+        "(vibegit.blockCommits=other-branches)",
+        "工作流 {name!r} 在此工作区的 {there} 上运行时，{here} 上的提交被阻止（vibegit.blockCommits=other-branches）",
+    ),
+    "block.always": (
+        "workflow {name!r} holds the lock of {branch} (vibegit.blockCommits=always)",
+        "工作流 {name!r} 持有 {branch} 的锁（vibegit.blockCommits=always）",
+    ),
+    "block.blocked": (
+        "vibegit: commit blocked: {why}; {where}; {doing}.",
+        "vibegit: 提交被阻止：{why}；{where}；{doing}。",
+    ),
+    "block.unblock": (
+        "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; or commit "
+        "anyway with 'git commit --no-verify'.",
+        "vibegit: 用 'vibegit pause'、'vibegit complete'、'vibegit unlock' 或 'vibegit abort' 解除；"
+        "或用 'git commit --no-verify' 强制提交。",
+    ),
+    "cmd.start_clash": (
+        "cannot start a workflow here: {label} runs {where}; finish it with 'vibegit complete', or 'vibegit pause' "
+        "/ 'vibegit abort' first",
+        "无法在此开始工作流：{label} 正在{where}运行；请先用 'vibegit complete' 完成，或 'vibegit pause' / 'vibegit abort'",
+    ),
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from vibegit.core.messages import t
 from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings
 from vibegit.core.workflows import Summary, belongs_here
@@ -43,21 +44,20 @@ def run(args: list[str]) -> int:
 def _refuse(conf: Settings, e: Env, state: State) -> None:
     name = state.mode.workflow_name or state.workflow.id
     phase = state.mode.phase
-    where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
+    where = t("block.phase", phase=phase.value, long=phase.long_name) if phase else t("block.no_phase")
     if state.mode.step:
-        where += f", step {state.mode.step}"
+        where += t("block.step", step=state.mode.step)
     task = state.task(state.workflow.current_task or "")
-    doing = f"task {task.id}: {task.title}" if task else "no current task"
+    doing = t("block.task", id=task.id, title=task.title) if task else t("block.no_task")
+    detached = t("block.detached")
     if conf.block_commits == "other-branches":
-        why = (
-            f"commits on {e.branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
-            f"{state.workflow.branch or 'a detached HEAD'} in this worktree (vibegit.blockCommits=other-branches)"
+        why = t(
+            "block.other_branches",
+            here=e.branch or detached,
+            name=name,
+            there=state.workflow.branch or detached,
         )
     else:
-        why = f"workflow {name!r} holds the lock of {e.branch or 'this detached HEAD'} (vibegit.blockCommits=always)"
-    print(f"vibegit: commit blocked: {why}; {where}; {doing}.", file=sys.stderr)
-    print(
-        "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; "
-        "or commit anyway with 'git commit --no-verify'.",
-        file=sys.stderr,
-    )
+        why = t("block.always", name=name, branch=e.branch or t("block.this_detached"))
+    print(t("block.blocked", why=why, where=where, doing=doing), file=sys.stderr)
+    print(t("block.unblock"), file=sys.stderr)
