@@ -152,8 +152,10 @@ def record(
 
     The event is for workflow ``workflow`` (an id), for a ``new`` one bound
     here, or, with neither, for what all workflows share (the memory)."""
-    if not adopting:
-        mirror.refuse_foreign(ctx.repo, ctx.settings)  # an earlier set-up's files are imported, never written over
+    said: list[str] = []  # an earlier set-up's files are imported (adopt), never written over silently
+    if not adopting and mirror.foreign(ctx.repo, ctx.settings) is not None:
+        listed = store.read_state(ctx.repo, ctx.settings).index
+        said = mirror.refuse_foreign(ctx.repo, ctx.settings, has_workflows=bool(listed))
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
     locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []
@@ -185,7 +187,7 @@ def record(
         mirror.write(ctx.repo, ctx.settings, written.commit, written.shown, written.files, written.notices)
 
     written = store.publish(ctx.repo, ctx.settings, build, show)
-    for notice in written.notices:
+    for notice in [*said, *written.notices]:
         warn(notice)
     if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):
         warn(hooks.skipped)

@@ -32,7 +32,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         return OK
     if not report.is_active(state):
         found = mirror.foreign(ctx.repo, ctx.settings)
-        if found is not None:
+        if found is not None and not loaded.index:
             app.say(t("cmd.adopt_hint", what=found.describe(ctx.settings)))
         name = state.mode.workflow_name
         w = state.workflow

@@ -345,14 +345,27 @@ def foreign(repo: git.Repo, settings: Settings) -> Foreign | None:
     return Foreign(files, tracked)
 
 
-def refuse_foreign(repo: git.Repo, settings: Settings) -> None:
-    """No event writes over an earlier set-up's state files: it says what is there and how to import it."""
+def refuse_foreign(repo: git.Repo, settings: Settings, has_workflows: bool) -> list[str]:
+    """No event writes over an earlier set-up's state files while the state
+    branch has no workflow yet (the moment of switching to vibegit): it says
+    what is there and that 'vibegit adopt' imports it. When the state branch
+    has workflows already (a clone of a project whose earlier set-up was
+    adopted, its copies still tracked), the write goes on; the notices say so."""
     found = foreign(repo, settings)
-    if found is not None:
+    if found is None:
+        return []
+    if not has_workflows:
         raise Refused(
             f"{found.describe(settings)}; 'vibegit adopt' imports it as a vibegit workflow "
             f"(or move {settings.mirror_dir}/ away first); nothing was written"
         )
+    if not found.tracked:
+        return []
+    return [
+        f"{found.describe(settings)}; {settings.state_branch} holds the workflows already, so this event rewrote "
+        f"them in vibegit's format ('git diff -- {settings.mirror_dir}' shows it; "
+        f"'git rm -r --cached {settings.mirror_dir}' stops tracking the copies)"
+    ]
 
 
 def read_foreign(found: Foreign, settings: Settings) -> State:
@@ -404,6 +417,12 @@ def show(
     try:
         there = exists(repo, settings)
     except BadInput:
+        return
+    if foreign(repo, settings) is not None:
+        say(
+            f"{settings.mirror_dir}/ holds state files vibegit did not write; it is left as it is until the next "
+            "event, which says what it rewrites."
+        )
         return
     if shown.commits and there and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)
