@@ -7,66 +7,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, event_count, git, run_git, state_ref, status_json
-
-SESSION = """\
-# 会话状态 - 每次操作都要更新
-session:
-  id: "sess_20250112_001"
-  created_at: "2025-01-12T10:00:00Z"
-  updated_at: "2025-01-12T10:30:00Z"
-mode:
-  type: "workflow"
-  workflow_name: "vibe-code"
-  phase: "E"
-  step: "4.3"
-workflow:
-  started_at: "2025-01-12T10:00:00Z"
-  current_task: "T-002"
-  total_tasks: 3
-  completed_tasks: 1
-  status: "running"
-context:
-  goal: "实现用户认证系统"
-  last_action: "完成了数据模型设计"
-  next_action: "实现API接口"
-  pending_questions: ["用哪个数据库？"]
-checkpoint:
-  file: "src/api/auth.ts"
-  line: 45
-  action: "implementing login function"
-"""
-
-LOCK = """\
-locked: true
-workflow: "vibe-code"
-reason: "工作流执行中，需完成后才能切换"
-unlock_conditions:
-  - "所有TODO完成"
-  - "用户通过寸止确认"
-  - "用户主动解锁 /vibe-unlock"
-"""
-
-KANBAN = """\
-# 看板
-
-## 待办
-- [ ] T-003: 实现登出
-
-## 进行中
-- [~] T-002: 实现登录API
-
-## 已完成
-- [x] T-001: 数据模型设计
-"""
+from tests.helpers import (
+    MIRROR,
+    SKILL_KANBAN,
+    SKILL_LOCK,
+    SKILL_SESSION,
+    VG,
+    event_count,
+    git,
+    run_git,
+    state_ref,
+    status_json,
+)
 
 
 def skill_setup(repo: Path, commit: bool = True) -> Path:
     mirror = repo / MIRROR
     mirror.mkdir(parents=True)
-    (mirror / "session.yaml").write_text(SESSION)
-    (mirror / "workflow.lock").write_text(LOCK)
-    (mirror / "kanban.md").write_text(KANBAN)
+    (mirror / "session.yaml").write_text(SKILL_SESSION)
+    (mirror / "workflow.lock").write_text(SKILL_LOCK)
+    (mirror / "kanban.md").write_text(SKILL_KANBAN)
     (mirror / "conventions.md").write_text("# 约定\n- 函数必须有类型注解\n")
     if commit:
         git(repo, "add", MIRROR)
@@ -82,7 +42,7 @@ def test_status_reads_an_earlier_setup_and_no_event_writes_over_it(repo: Path, v
     refused = vg("start", "other", "--goal", "g")
     assert refused.code == 1 and "'vibegit adopt' imports it" in refused.err and "nothing was written" in refused.err
     assert state_ref(repo) == ""
-    assert (mirror / "session.yaml").read_text() == SESSION
+    assert (mirror / "session.yaml").read_text() == SKILL_SESSION
     assert git(repo, "status", "--porcelain") == ""
 
 
@@ -124,7 +84,7 @@ def test_an_uncommitted_setup_is_adopted_too_and_adopt_twice_is_refused(repo: Pa
 
 def test_a_broken_setup_is_named_with_file_and_line(repo: Path, vg: VG) -> None:
     mirror = skill_setup(repo, commit=False)
-    (mirror / "session.yaml").write_text(SESSION.replace('phase: "E"', 'phase: "Z"'))
+    (mirror / "session.yaml").write_text(SKILL_SESSION.replace('phase: "E"', 'phase: "Z"'))
     result = vg("adopt")
     assert result.code == 2 and f"{MIRROR}/session.yaml:9: mode.phase" in result.err
     assert state_ref(repo) == ""

@@ -8,31 +8,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, run_git
-
-SESSION = """\
-# 会话状态 - 每次操作都要更新
-session:
-  id: "sess_20250112_001"
-  created_at: "2025-01-12T10:00:00Z"
-  updated_at: "2025-01-12T10:30:00Z"
-mode:
-  type: "workflow"
-  workflow_name: "vibe-code"
-  phase: "E"
-  step: "4.3"
-workflow:
-  started_at: "2025-01-12T10:00:00Z"
-  current_task: "T-002"
-  status: "running"
-context:
-  goal: "实现用户认证系统"
-  last_action: "完成了数据模型设计"
-  next_action: "实现API接口"
-  pending_questions: []
-"""
-KANBAN = "# 看板\n\n## 待办\n\n## 进行中\n- [~] T-002: 实现登录API\n\n## 已完成\n- [x] T-001: 数据模型设计\n"
-LOCK = 'locked: true\nworkflow: "vibe-code"\nreason: "工作流执行中，需完成后才能切换"\n'
+from tests.helpers import (
+    MIRROR,
+    SKILL_KANBAN,
+    SKILL_LOCK,
+    SKILL_SESSION,
+    Machines,
+    clone,
+    git,
+    remote_with_laptop,
+    run_git,
+)
 
 
 def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Path, m: Machines) -> None:
@@ -40,9 +26,9 @@ def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Pat
     mirror = laptop / MIRROR
     mirror.mkdir(parents=True)
     for name, text in (
-        ("session.yaml", SESSION),
-        ("kanban.md", KANBAN),
-        ("workflow.lock", LOCK),
+        ("session.yaml", SKILL_SESSION),
+        ("kanban.md", SKILL_KANBAN),
+        ("workflow.lock", SKILL_LOCK),
         ("conventions.md", "# 约定\n- 禁止直接推送到 main\n- 函数必须有类型注解\n"),
     ):
         (mirror / name).write_text(text)
@@ -72,15 +58,24 @@ def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Pat
     git(desktop, "add", "x.txt")
     blocked = run_git(desktop, "commit", "-q", "-m", "x")
     assert blocked.code != 0 and "提交被阻止" in blocked.err
-    m.ok("desktop", desktop, "context", "--answer", "1", "--reply", "Redis")
+    m.ok("desktop", desktop, "context", "--answer", "1", "--reply", "Postgres")  # the skill's own question
+    m.ok("desktop", desktop, "context", "--answer", "2", "--reply", "Redis")
     m.ok("desktop", desktop, "task", "done", "T-002")
+    m.ok("desktop", desktop, "task", "start", "T-003")
+    m.ok("desktop", desktop, "task", "done", "T-003")
     m.ok("desktop", desktop, "sync")
 
     m.ok("laptop", laptop, "sync")
     taken = m.ok("laptop", laptop, "resume")
     assert "已从 desktop 接管工作流" in taken.out
     done = m.ok("laptop", laptop, "complete", "--yes", "--lesson", "会话放在 Redis")
-    for part in ("## ✅ 工作流完成报告：vibe-code", "会话存在哪里？ → Redis", "- ✅ T-002: 实现登录API", "- E 4.3"):
+    for part in (
+        "## ✅ 工作流完成报告：vibe-code",
+        "会话存在哪里？ → Redis",
+        "用哪个数据库？ → Postgres",
+        "- ✅ T-002: 实现登录API",
+        "- E 4.3",
+    ):
         assert part in done.out, part
     memory = {e["text"]: e["category"] for e in json.loads(m.ok("laptop", laptop, "memory", "list", "--json").out)}
     assert memory["禁止直接推送到 main"] == "forbidden_action"  # learned on adopt, never lost on the way

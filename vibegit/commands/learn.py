@@ -15,7 +15,7 @@ from __future__ import annotations
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
-from vibegit.core.model import MemoryEntry, State
+from vibegit.core.model import MemoryEntry, Result, State
 from vibegit.core.text import clean
 from vibegit.errors import OK, VibegitError
 from vibegit.infra import mirror, store, worktree
@@ -45,12 +45,12 @@ def learn(quiet: bool = False) -> int:
         return OK
     e = app.facts(ctx)
 
-    def rule(s: State) -> tuple[State, object]:
+    def rule(s: State) -> Result:
         changes = tracked + worktree.knowledge_changes(ctx.repo, s, docs, mirror_dir)
         return lifecycle.learn(s, e, changes)
 
     try:
-        written = app.record(ctx, rule, e)  # type: ignore[arg-type]
+        written = app.record(ctx, rule, e)
     except lifecycle.NothingNew:
         return OK
     before = {x.id for x in written.previous.memory.entries}
