@@ -26,9 +26,10 @@ from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 
 # Variables git exports to hooks that would point our git calls elsewhere.
+# GIT_DIR and GIT_WORK_TREE are not among them: they say which repository a
+# hook runs for (a bare-repository dotfiles set-up has no .git to find), so
+# they are kept, made absolute (``pin_repo_env``).
 HOOK_GIT_VARS = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
     "GIT_PREFIX",
     "GIT_COMMON_DIR",
@@ -70,6 +71,15 @@ def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
     lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(("fatal:", "error:"))]
     return (said or lines or [f"exit {proc.returncode}"])[-1]
+
+
+def pin_repo_env() -> None:
+    """Make GIT_DIR and GIT_WORK_TREE absolute, as seen from here: git hands
+    hooks ``GIT_WORK_TREE=.`` and vibegit runs git from other directories."""
+    for var in ("GIT_DIR", "GIT_WORK_TREE"):
+        value = os.environ.get(var)
+        if value:
+            os.environ[var] = os.path.abspath(value)
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -304,7 +314,12 @@ def write_commit(
 def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) -> str | None:
     """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``
     (``message`` goes to the reflog); None when it moved, else git's reason."""
-    proc = repo.git("update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid, check=False)
+    proc = run(
+        ["update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid],
+        cwd=repo.toplevel,
+        check=False,
+        env={**os.environ, IN_HOOK: "1"},  # our own reference-transaction hook has nothing to check
+    )
     return None if proc.returncode == 0 else reason(proc)
 
 
@@ -328,6 +343,27 @@ def head_branch(repo: Repo) -> str | None:
         return None
     proc = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
     return proc.stdout.decode().strip() or None
+
+
+def rebasing_branch(repo: Repo) -> str | None:
+    """The branch a rebase in progress is rewriting (HEAD is detached meanwhile), or None."""
+    for state in ("rebase-merge", "rebase-apply"):
+        try:
+            name = (repo.git_dir / state / "head-name").read_text(errors="replace").strip()
+        except OSError:
+            continue
+        return name[len("refs/heads/") :] if name.startswith("refs/heads/") else None
+    return None
+
+
+def is_new_commit(repo: Repo, oid: str) -> bool:
+    """``oid`` is a commit that no ref reaches yet: one just made, not one moved to."""
+    if not is_oid(oid):
+        return False
+    found = reader(repo).get(oid)
+    if found is None or found[0] != "commit":
+        return False
+    return bool(repo.out("rev-list", "-n1", oid, "--not", "--all"))
 
 
 class Pushed(NamedTuple):

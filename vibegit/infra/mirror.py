@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from vibegit.core.model import State
+from vibegit.core.model import Lock, State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput
 from vibegit.infra import git
@@ -270,6 +270,19 @@ def rewrite(repo: git.Repo, settings: Settings, cat: git.CatFile, commit: str, s
     write(repo, settings, commit, {k: v.decode("utf-8", errors="replace") for k, v in files.items()}, notices)
     for notice in notices:
         say(notice)
+
+
+def last_shown(repo: git.Repo) -> str | None:
+    """The state commit the mirror was last written from (it outlives a deleted branch)."""
+    shown = _shown(repo)
+    return shown[0] if shown else None
+
+
+def lock(repo: git.Repo, settings: Settings) -> Lock | None:
+    """The mirror's ``workflow.lock``, parsed (an error names the file and line)."""
+    path = directory(repo, settings) / LOCK
+    data = _read(path, f"{settings.mirror_dir}/{LOCK}")
+    return None if data is None else parse_lock(data, f"{settings.mirror_dir}/{LOCK}")
 
 
 def problems(repo: git.Repo, settings: Settings) -> list[tuple[Path, str]]:

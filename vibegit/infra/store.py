@@ -45,8 +45,9 @@ def read_files(repo: git.Repo, cat: git.CatFile, commit: str) -> tuple[tuple[git
     for entry in tree:
         if entry.name in STATE_FILES and entry.mode.startswith("100"):
             blob = cat.get(entry.oid)
-            if blob is not None:
-                files[entry.name] = blob[2]
+            if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
+                raise GitError(f"{entry.name} of state commit {commit[:12]} is missing; run 'vibegit doctor --repair'")
+            files[entry.name] = blob[2]
     return tree, files
 
 

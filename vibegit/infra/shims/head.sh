@@ -1,20 +1,48 @@
 #!/bin/sh
 # vibegit-hook: @NAME@
 @CREATED@# Written by 'vibegit install'; 'vibegit uninstall' removes it and puts back
-# the hook it chained, if any (@NAME@@CHAINED@ beside this file).
+# the hook it chained, if any (this file's name + @CHAINED@ beside it).
 # The state branch is asked in sh first, so git pays no Python start-up
 # when no workflow is active.
 VIBEGIT_PYTHON=@PYTHON@
 hook=@NAME@
-case $0 in */*) chained=${0%/*}/$hook@CHAINED@ ;; *) chained=./$hook@CHAINED@ ;; esac
+# The hook this one chained is found by this file's own name: run as
+# NAME.legacy (the pre-commit framework) or NAME.old (lefthook) it chains
+# only what was renamed beside that name, so it never calls its caller.
+chained=$0@CHAINED@
+[ -z "$PRE_COMMIT_RUNNING_LEGACY" ] || [ "${0##*/}" != "$hook" ] || chained=
 [ -x "$chained" ] || chained=
 
-state_branch() {
+state_branch() {  # $branch and $mirror from git config; branch=? when sh cannot be sure
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
-	branch=refs/heads/vibegit/state
-	git config --get vibegit.stateBranch >/dev/null || return 0  # unset: no subshell to read it
-	branch=$(git config --get vibegit.stateBranch)
-	branch=refs/heads/${branch#refs/heads/}
+	branch=vibegit/state mirror=project_document/.ai_state
+	conf=$(git config --get-regexp '^vibegit\.(statebranch|mirrordir)$')
+	case $? in
+	0) while IFS= read -r line; do
+		case $line in
+		'vibegit.statebranch '*) branch=${line#* } ;;
+		'vibegit.mirrordir '*) mirror=${line#* } ;;
+		*) branch=? ;;  # no value, or a value over several lines
+		esac
+	done <<EOF_CONF
+$conf
+EOF_CONF
+	;;
+	1) ;;
+	*) branch=? ;;  # git could not read its configuration
+	esac
+	branch=${branch#refs/heads/}
+	case $branch in
+	''|*[!A-Za-z0-9/._-]*|*..*|/*|*/|.*|*.lock) branch=? ;;  # Python reads it (and fails closed)
+	*) branch=refs/heads/$branch ;;
+	esac
+}
+
+lock_suspected() {  # the one lock fast path: true when Python must decide, any doubt included
+	state_branch || return 1
+	[ "$branch" != "?" ] || return 0
+	git cat-file -e "$branch:workflow.lock" 2>/dev/null && return 0
+	[ -e "$mirror/workflow.lock" ]  # the branch may be gone while the mirror still shows a lock
 }
 
 run_vibegit() {
@@ -27,13 +55,13 @@ run_vibegit() {
 	fi
 }
 
-check() {  # only the lock check's own refusal may fail the git command
+check() {  # the lock check's refusal (and any failure of it) stops git; other hooks never do
 	wanted "$@" || return 0
 	run_vibegit "$@"
 	rc=$?
 	case $hook:$rc in
 	*:0) return 0 ;;
-	pre-commit:1|pre-push:1) exit 1 ;;  # the lock check; credentials in the pushed state branch
+	pre-commit:*|reference-transaction:*|pre-push:1) exit 1 ;;  # the lock check fails closed; credentials in the pushed state
 	esac
 	echo "vibegit: $hook hook exited $rc; git goes on" >&2
 }

@@ -1,6 +1,6 @@
 
 wanted() {  # branch checkouts only (flag 1); file checkouts stay silent
-	[ "$3" = 1 ] && state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
+	[ "$3" = 1 ] && lock_suspected
 }
 
 check "$@"

@@ -1,6 +1,6 @@
 
-wanted() {
-	state_branch && git cat-file -e "$branch:workflow.lock" 2>/dev/null
+wanted() {  # a checkpoint can only move while a workflow runs or is paused
+	lock_suspected
 }
 
 if [ -z "$chained" ]; then
