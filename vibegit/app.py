@@ -24,6 +24,7 @@ from pathlib import Path
 from vibegit.core import lifecycle, report
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
+from vibegit.core.text import escape_path
 from vibegit.errors import BadInput
 from vibegit.infra import git, mirror, remote, snapshot, store, userhooks
 from vibegit.infra.formats import render_all
@@ -108,13 +109,19 @@ def this_host() -> str:
     return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
 
 
+def worktree_name(repo: git.Repo) -> str:
+    """This worktree as locks record it: its path, escaped to one printable line
+    (a path may hold any byte but NUL and "/"; the state files hold text)."""
+    return escape_path(str(repo.toplevel))
+
+
 def facts(ctx: Context) -> Env:
     """This moment: time, host, worktree, HEAD and branch, a fresh session id."""
     stamp = now()
     return Env(
         now=stamp,
         host=this_host(),
-        worktree=str(ctx.repo.toplevel),
+        worktree=worktree_name(ctx.repo),
         head=git.head_commit(ctx.repo),
         branch=git.head_branch(ctx.repo),
         new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",

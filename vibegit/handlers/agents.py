@@ -156,7 +156,7 @@ def must_continue(h: Any, state: Any) -> bool:
     if state.workflow.status is not Status.RUNNING:
         return False
     lock = state.lock
-    if lock is not None and lock.host and (lock.host, lock.worktree) != (app.this_host(), str(h.repo.toplevel)):
+    if lock is not None and lock.host and (lock.host, lock.worktree) != (app.this_host(), app.worktree_name(h.repo)):
         return False  # the workflow runs elsewhere; this agent is not the one doing it
     return not state.context.pending_questions
 

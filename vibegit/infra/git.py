@@ -90,8 +90,13 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def text(data: bytes) -> str:
+    """git's output as text; bytes that are not UTF-8 (paths may hold any) kept as surrogates."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def out(args: list[str], *, cwd: Path | None = None) -> str:
-    return run(args, cwd=cwd).stdout.decode().strip()
+    return text(run(args, cwd=cwd).stdout).strip()
 
 
 @dataclass(frozen=True)
@@ -110,27 +115,37 @@ class Repo:
         return run(list(args), cwd=self.toplevel, check=check, input=input)
 
     def out(self, *args: str) -> str:
-        return self.git(*args).stdout.decode().strip()
+        return text(self.git(*args).stdout).strip()
+
+
+def rev_parse(
+    options: list[list[str]], cwd: Path | None = None
+) -> tuple[list[str], subprocess.CompletedProcess[bytes]]:
+    """One value per option group of ``git rev-parse``, asked in one process;
+    when a path holds a newline (the lines do not add up), one process each."""
+    proc = run(["rev-parse", *[o for group in options for o in group]], cwd=cwd, check=False)
+    lines = text(proc.stdout).split("\n")  # not splitlines(): a path may hold U+2028 or a form feed
+    if proc.returncode == 0 and len(lines) != len(options) + 1:
+        lines = []
+        for group in options:
+            one = run(["rev-parse", *group], cwd=cwd, check=False)
+            lines.append(text(one.stdout).removesuffix("\n"))
+        return lines, proc
+    return lines[: len(options)], proc
 
 
 def find_repo(cwd: Path | None = None) -> Repo:
     """The repository around ``cwd``; a clear error outside one."""
-    proc = run(
-        [
-            "rev-parse",
-            "--show-object-format",
-            "--absolute-git-dir",
-            "--git-common-dir",
-            "--git-path",
-            "objects",
-            "--show-toplevel",
-        ],
-        cwd=cwd,
-        check=False,
-    )
+    options = [
+        ["--show-object-format"],
+        ["--absolute-git-dir"],
+        ["--git-common-dir"],
+        ["--git-path", "objects"],
+        ["--show-toplevel"],
+    ]
+    lines, proc = rev_parse(options, cwd)
     where = cwd or Path.cwd()
-    lines = proc.stdout.decode().splitlines()
-    if (proc.returncode != 0 and b"work tree" in proc.stderr) or 0 < len(lines) < 5:
+    if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")

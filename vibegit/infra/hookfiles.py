@@ -37,6 +37,7 @@ from importlib import resources
 from pathlib import Path
 
 from vibegit import __version__
+from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import git
 from vibegit.infra.fs import write_atomic
@@ -99,12 +100,11 @@ class Place:
 
 def place(cwd: Path | None = None) -> Place:
     here = Path(cwd or Path.cwd())
-    proc = git.run(["rev-parse", "--git-path", "hooks", "--git-common-dir"], cwd=here, check=False)
-    lines = proc.stdout.decode(errors="surrogateescape").splitlines()
+    lines, proc = git.rev_parse([["--git-path", "hooks"], ["--git-common-dir"]], here)
     if proc.returncode or len(lines) < 2:
         raise BadInput(f"{here}: not inside a git repository (run 'git init' or cd into one)")
     shown = git.run(["config", "--show-origin", "--get", "core.hooksPath"], cwd=here, check=False)
-    origin, _, value = shown.stdout.decode(errors="surrogateescape").rstrip("\n").partition("\t")
+    origin, _, value = git.text(shown.stdout).rstrip("\n").partition("\t")
     return Place(
         hooks=Path(os.path.normpath(here / lines[0])),
         common=Path(os.path.normpath(here / lines[1])),
@@ -188,7 +188,8 @@ class Plan:
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print, with paths' control characters and stray bytes escaped (a directory name is never a terminal command)."""
+    print("\n".join(escape_path(line).replace("\\u0009", "\t") for line in text.split("\n")), flush=True)
 
 
 def _plan(name: str, directory: Path, python: str, created: list[str], problems: list[str]) -> Plan:
@@ -229,7 +230,7 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
         d.mkdir()
     where.private.mkdir(parents=True, exist_ok=True)
     for plan in plans:
-        write_atomic(where.private / plan.name, script(plan.name, python).encode(), 0o755)
+        write_atomic(where.private / plan.name, script(plan.name, python).encode("utf-8", "surrogateescape"), 0o755)
         _carry_out(plan, directory)
     for d in reversed(missing):
         say(f"created {d} (uninstall removes it again when empty)")
@@ -261,7 +262,7 @@ def _carry_out(plan: Plan, directory: Path) -> None:
         moved = os.path.lexists(path) and not is_ours(path)
         if moved:
             os.rename(path, chained)
-        write_atomic(path, plan.text.encode(), 0o755)
+        write_atomic(path, plan.text.encode("utf-8", "surrogateescape"), 0o755)
         say(
             f"{name}: the pre-commit framework's hook stays; vibegit's runs before it as {path.name}"
             + (f" (the one that was there is now {chained.name}, and still runs)" if moved else "")
@@ -269,7 +270,7 @@ def _carry_out(plan: Plan, directory: Path) -> None:
         return
     if plan.action == "chain":
         os.rename(path, directory / (name + CHAINED))
-    write_atomic(path, plan.text.encode(), 0o755)
+    write_atomic(path, plan.text.encode("utf-8", "surrogateescape"), 0o755)
     if plan.action == "chain":
         whose = f"{plan.manager}'s" if plan.manager else "your existing"
         say(f"{name}: installed; {whose} hook was renamed to {name}{CHAINED} (bytes and mode kept) and {_order(name)}")
@@ -341,9 +342,9 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
         elif not found and hooks:
             say(f"{name}: not installed")
         (where.private / name).unlink(missing_ok=True)
-    for d in (where.private, where.private.parent):
+    for own in (where.private, where.private.parent):
         try:
-            d.rmdir()
+            own.rmdir()
         except OSError:
             pass
     for d in sorted(created, key=len, reverse=True):
