@@ -161,8 +161,10 @@ def find_repo(cwd: Path | None = None) -> Repo:
 
 
 def read_config(repo: Repo) -> dict[str, str]:
-    """Every ``vibegit.*`` and ``user.*`` setting, keys lower-cased as git does."""
-    proc = repo.git("config", "-z", "--get-regexp", r"^(vibegit|user)\.", check=False)
+    """Every ``vibegit.*`` and ``user.*`` setting, keys lower-cased as git does,
+    and the few of git's that vibegit reads (core.hooksPath, git-lfs's filter)."""
+    regexp = r"^(vibegit|user)\.|^core\.hookspath$|^filter\.lfs\.(process|clean)$"
+    proc = repo.git("config", "-z", "--get-regexp", regexp, check=False)
     config: dict[str, str] = {}
     for item in proc.stdout.decode(errors="replace").split("\0"):
         if item:
@@ -253,6 +255,11 @@ def close_readers(every_thread: bool = False) -> None:
 
 
 atexit.register(close_readers, every_thread=True)
+
+
+def blob_id(repo: Repo, data: bytes) -> str:
+    """The id ``data`` has as a blob in this repository."""
+    return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
 
 
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
@@ -360,6 +367,27 @@ def head_branch(repo: Repo) -> str | None:
     return proc.stdout.decode().strip() or None
 
 
+def checked_out(repo: Repo, ref: str) -> list[str]:
+    """The worktrees whose HEAD is ``ref`` (read from their HEAD files, no process)."""
+    found = []
+    heads = [(repo.common_dir / "HEAD", repo.common_dir)]
+    worktrees = repo.common_dir / "worktrees"
+    if worktrees.is_dir():
+        heads += [(d / "HEAD", d) for d in sorted(worktrees.iterdir())]
+    for head, where in heads:
+        try:
+            if head.read_text(errors="replace").strip() != f"ref: {ref}":
+                continue
+        except OSError:
+            continue
+        try:
+            gitfile = (where / "gitdir").read_text(errors="surrogateescape").strip()  # a linked worktree's .git file
+            found.append(str(Path(gitfile).parent))
+        except OSError:
+            found.append(str(where.parent if where.name == ".git" else where))
+    return found
+
+
 def rebasing_branch(repo: Repo) -> str | None:
     """The branch a rebase in progress is rewriting (HEAD is detached meanwhile), or None."""
     for state in ("rebase-merge", "rebase-apply"):
@@ -460,6 +488,12 @@ def config_values(repo: Repo, key: str) -> list[str]:
     """Every value of a multi-valued setting (``git config --get-all``)."""
     proc = repo.git("config", "--get-all", key, check=False)
     return proc.stdout.decode(errors="replace").splitlines()
+
+
+def missing_objects(repo: Repo, rev: str) -> list[str]:
+    """Objects ``rev``'s history names that the object store no longer has (a prune that raced a write)."""
+    proc = repo.git("rev-list", "--objects", "--missing=print", rev, "--", check=False)
+    return [line[1:].split()[0] for line in text(proc.stdout).splitlines() if line.startswith("?")]
 
 
 def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:

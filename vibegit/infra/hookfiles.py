@@ -88,6 +88,7 @@ class Place:
     common: Path  # the git common dir
     hooks_path: str | None  # core.hooksPath, when set
     origin: str  # where core.hooksPath is set (git config --show-origin), when it is
+    top: Path | None = None  # the worktree (where lefthook's and husky's files are)
 
     @property
     def private(self) -> Path:
@@ -110,7 +111,25 @@ def place(cwd: Path | None = None) -> Place:
         common=Path(os.path.normpath(here / lines[1])),
         hooks_path=value if shown.returncode == 0 else None,
         origin=origin,
+        top=_toplevel(here),
     )
+
+
+def _toplevel(here: Path) -> Path | None:
+    try:
+        return git.find_repo(here).toplevel
+    except BadInput:
+        return None  # a bare repository
+
+
+def place_of(repo: git.Repo, config: dict[str, str]) -> Place:
+    """``place`` without a git process, from the settings already read (every command asks)."""
+    value = config.get("core.hookspath")
+    if value is None:
+        hooks = repo.common_dir / "hooks"
+    else:
+        hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
+    return Place(hooks, repo.common_dir, value, "git config", repo.toplevel)
 
 
 def hooks_dir(cwd: Path | None = None) -> Path:
@@ -380,6 +399,60 @@ def lock_check_problem(where: Place) -> str | None:
             f"add it to lefthook-local.yml ('vibegit install' prints the lines)"
         )
     return f"{path} is {who or 'someone else'}'s now, not vibegit's lock check; run 'vibegit install' to chain it"
+
+
+def installed(where: Place) -> list[str]:
+    """The hooks ``vibegit install`` put in place (vibegit's own copies say which)."""
+    return [name for name in HOOK_NAMES if (where.private / name).is_file()]
+
+
+def _called_by_manager(where: Place, name: str, manager: str) -> bool:
+    """A husky or lefthook configuration that calls vibegit's copy of hook ``name``."""
+    needle = f"vibegit/hooks/{name}"
+    if manager == "husky":
+        files = [where.hooks.parent / name]
+    else:
+        top = where.top or where.hooks
+        files = [
+            top / f"{base}.{ext}"
+            for base in ("lefthook", "lefthook-local", ".lefthook", ".lefthook-local")
+            for ext in ("yml", "yaml", "json", "toml")
+        ]
+    for path in files:
+        try:
+            if needle in path.read_text(errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def hook_problems(where: Place) -> list[str]:
+    """Every hook ``vibegit install`` put in place that git no longer runs, with the fix."""
+    problems = []
+    for name in installed(where):
+        if name == LOCK_HOOK:
+            problem = lock_check_problem(where)
+            if problem:
+                problems.append(problem)
+            continue
+        path = where.hooks / name
+        who = owner(path)
+        if who == "vibegit" or (who == "pre-commit" and is_ours(where.hooks / (name + LEGACY))):
+            continue
+        if who in ("husky", "lefthook"):
+            if not _called_by_manager(where, name, who):
+                problems.append(
+                    f"{name}: {who} runs this hook and does not call vibegit's ('vibegit install' prints the line to add)"
+                )
+            continue
+        if who == "none":
+            problems.append(f"{name}: vibegit's hook is missing from {where.hooks}; run 'vibegit install'")
+        else:
+            problems.append(
+                f"{name}: {path} is {who or 'someone else'}'s now, not vibegit's; run 'vibegit install' to chain it"
+            )
+    return problems
 
 
 def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
