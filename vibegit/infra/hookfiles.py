@@ -361,6 +361,13 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
         elif not found and hooks:
             say(f"{name}: not installed")
         (where.private / name).unlink(missing_ok=True)
+    restored_lfs = [n for n in names if owner(where.hooks / n) == "git-lfs"]
+    lfs_gone = git.run(["config", "--get", "filter.lfs.process"], cwd=where.top, check=False).returncode != 0
+    if restored_lfs and lfs_gone:
+        say(
+            f"git-lfs's hooks are in place again ({', '.join(restored_lfs)}), but git-lfs is no longer configured "
+            "here: 'git lfs uninstall --local' removes them now (it left them while vibegit's were in front)"
+        )
     for own in (where.private, where.private.parent):
         try:
             own.rmdir()
