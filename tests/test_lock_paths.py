@@ -47,7 +47,7 @@ def patch_file(repo: Path, tmp_path: Path) -> Path:
     made = list((tmp_path / "patches").glob("*.patch"))
     if made:
         return made[0]
-    git(repo, "switch", "-q", "-c", "patch-source")
+    git(repo, "switch", "-q", "-c", "patch-source", "side")  # another parent: am makes a new commit
     (repo / "patched.txt").write_text("patched\n")
     git(repo, "add", "patched.txt")
     assert commit(repo, "a patch", env=ALLOW).code == 0

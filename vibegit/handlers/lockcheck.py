@@ -32,10 +32,12 @@ class Block:
     fix: str  # the commands that unblock
 
 
-def blocking(repo: git.Repo, branch: str | None) -> Block | None:
-    """Whether a new commit on ``branch`` (None: a detached HEAD) is blocked now, and why."""
+def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None = None) -> Block | None:
+    """Whether a new commit on ``branch`` (None: a detached HEAD) is blocked now, and why
+    (``config``: the settings as ``git.read_config`` gave them, when already read)."""
+    config = git.read_config(repo) if config is None else config
     try:
-        conf = settings(git.read_config(repo), fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
+        conf = settings(config, fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
     except BadInput as err:
         return Block("", str(err), "'git config --unset vibegit.stateBranch', or set it to a branch name")
     try:

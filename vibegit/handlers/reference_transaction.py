@@ -23,8 +23,9 @@ def run(args: list[str]) -> int:
         return OK
     updates = [line.split() for line in sys.stdin.read().splitlines()]
     repo = git.find_repo()
+    config = git.read_config(repo)
     try:
-        state_ref = settings(git.read_config(repo), fallback=lambda _: None).state_ref
+        state_ref = settings(config, fallback=lambda _: None).state_ref
     except BadInput:
         state_ref = ""  # the decision below reports the setting
     checked: set[str] = set()
@@ -39,7 +40,7 @@ def run(args: list[str]) -> int:
             branch: str | None = ref[len("refs/heads/") :]
         else:
             branch = git.head_branch(repo) or git.rebasing_branch(repo)
-        block = lockcheck.blocking(repo, branch)
+        block = lockcheck.blocking(repo, branch, config)
         if block is not None:
             return lockcheck.refuse(repo, block, "…", new, branch, record=True)
     return OK

@@ -253,6 +253,13 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
         _carry_out(plan, directory)
     for d in reversed(missing):
         say(f"created {d} (uninstall removes it again when empty)")
+    if _is_husky(directory) and "pre-commit" not in names:
+        say(
+            f"husky: the lock check runs from {directory / LOCK_HOOK} (husky leaves it alone). To check "
+            f"before the editor opens too, for everyone with vibegit, add to {directory.parent / 'pre-commit'}:\n"
+            f"    {caller_line('pre-commit')}\n"
+            "  (and run 'vibegit install --hook pre-commit' here; it does nothing where vibegit is not installed)"
+        )
     if where.hooks_path is not None:
         say(
             f"core.hooksPath is {where.hooks_path!r} (set in {where.origin or 'git config'}): "
