@@ -58,8 +58,8 @@ def _resource(name: str) -> str:
 
 
 def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
-    """The shim for hook ``name`` (shims/head.sh, then shims/NAME.sh); ``python``
-    empty means ``vibegit`` on PATH."""
+    """The shim for hook ``name`` (shims/head.sh, NAME.early.sh if any, lib.sh,
+    then NAME.sh); ``python`` empty means ``vibegit`` on PATH."""
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -70,7 +70,11 @@ def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
         "@PYTHON@": shlex.quote(python),
         "@BOOT@": boot,
     }
-    text = _resource("head.sh") + _resource(f"{name}.sh")
+    early = f"{name}.early.sh"  # what may leave before the shared functions are parsed
+    has_early = (resources.files("vibegit.infra") / "shims" / early).is_file()
+    text = (
+        _resource("head.sh") + (_resource(early) if has_early else "") + _resource("lib.sh") + _resource(f"{name}.sh")
+    )
     return re.sub("|".join(values), lambda m: values[m.group(0)], text)
 
 
