@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import pwd
 import subprocess
 import sys
 from collections.abc import Callable
@@ -256,7 +257,12 @@ def npm_tools() -> Path:
                     cwd=TOOLS_DIR,
                     capture_output=True,
                     text=True,
-                    env={**os.environ, "HOME": str(TOOLS_DIR), "npm_config_cache": str(TOOLS_DIR / ".npm")},
+                    # The machine's own npm settings (its user's home), a cache of ours.
+                    env={
+                        **os.environ,
+                        "HOME": pwd.getpwuid(os.getuid()).pw_dir,
+                        "npm_config_cache": str(TOOLS_DIR / ".npm"),
+                    },
                 )
                 if proc.returncode:
                     if not any(word in proc.stderr for word in UNREACHABLE):
