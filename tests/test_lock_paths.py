@@ -222,3 +222,16 @@ def test_a_hook_in_another_repository_sees_its_own_state(tmp_path: Path, vg: VG)
     two = init_repo(tmp_path / "two")
     assert vg("install", cwd=two).code == 0
     assert commit(two).code == 0
+
+
+def test_a_state_branch_and_mirror_of_their_own(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.stateBranch", "team/ai-state")
+    git(repo, "config", "vibegit.mirrorDir", "docs/ai state")
+    assert vg("install").code == 0
+    start_workflow(vg)
+    head = git(repo, "rev-parse", "HEAD")
+    refused(repo, commit(repo), head)
+    git(repo, "branch", "-D", "team/ai-state")  # the shim finds the lock in that mirror
+    result = commit(repo)
+    refused(repo, result, head)
+    assert "team/ai-state is gone" in result.err
