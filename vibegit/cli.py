@@ -424,10 +424,13 @@ def untrust() -> int:
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
 ) -> int:
-    """Check the state branch: parses, orphan, lock consistent, snapshots present.
+    """Check the state branch and the set-up: hooks, git-lfs, agents' settings.
 
-    Exit 0 healthy, 1 problems found. --repair records a new event whose tree
-    is the newest good state (from history or reflog); nothing is deleted."""
+    The branch: parses, orphan, lock consistent, objects present, not deleted,
+    not checked out, no stale ref lock. Exit 0 healthy, 1 problems found.
+    --repair fixes each item or names what to do: a new event holding the
+    newest good state (history, reflog), a deleted branch back from its
+    reflog, a remote or the mirror, hooks installed again; nothing is deleted."""
     from vibegit.commands import doctor as doctor_
 
     return doctor_.doctor(repair)
@@ -437,7 +440,8 @@ HookNames = typer.Option(
     None,
     "--hook",
     metavar="NAME",
-    help="Only this git hook (repeatable): post-checkout, pre-commit, pre-push, post-rewrite. Default: all four.",
+    help="Only this git hook (repeatable): reference-transaction (the lock check), post-checkout, pre-push, "
+    "post-rewrite, pre-commit (an earlier lock check, opt-in). Default: all but pre-commit.",
 )
 
 
@@ -454,8 +458,13 @@ AgentNames = typer.Option(
 def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
     """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
 
-    A hook vibegit did not write is never overwritten: it is kept as
-    NAME.vibegit-chained and still runs. Running install again changes nothing.
+    The lock check is the reference-transaction hook: every way a commit
+    reaches a branch meets it, --no-verify too (VIBEGIT_ALLOW=1 lets one
+    through, recorded). A hook vibegit did not write is never overwritten: a
+    plain one is kept as NAME.vibegit-chained and still runs; the pre-commit
+    framework runs vibegit's as NAME.legacy; husky's and lefthook's files stay,
+    and install prints the line their configuration needs. Running install
+    again changes nothing.
     --agent merges vibegit's session hooks into the agent's project settings
     (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json,
     .gemini/settings.json), keeping every other entry.
@@ -467,7 +476,7 @@ def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = 
 
 @parser.command()
 def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
-    """Remove vibegit's git hooks and put back the hooks they chained, as they were.
+    """Remove vibegit's git hooks (wherever they ended up) and put back the hooks they chained, as they were.
 
     --agent removes only vibegit's entries from the agent's settings file (the
     file comes back as it was when nothing else changed it)."""

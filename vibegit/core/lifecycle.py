@@ -472,6 +472,17 @@ def hook_failed(
     )
 
 
+def allowed_commit(state: State, env: Env, commit: str | None, branch: str | None, why: str) -> Result:
+    """A commit let through the lock with ``VIBEGIT_ALLOW=1``: recorded, the state unchanged."""
+    where = branch or "a detached HEAD"
+    what = f"{commit[:12]} on {where}" if commit else f"a commit on {where}"
+    return touch(state, env), Event(
+        "allowed-commit",
+        f"{what} while the lock held (VIBEGIT_ALLOW=1)",
+        details=(f"Vibegit-Commit: {commit or 'unknown'}", f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}"),
+    )
+
+
 def merged(state: State, remote: str, decisions: list[str]) -> Result:
     """The merge commit's event: the merged state, and every decision in a trailer."""
     return state, Event(

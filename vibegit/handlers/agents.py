@@ -161,13 +161,17 @@ def _emit_context(agent: str, text: str) -> None:
 
 def must_continue(h: Any, state: Any) -> bool:
     """Stop blocks only a running workflow held here that is not waiting for the user."""
-    from vibegit import app
     from vibegit.core.model import Status
+    from vibegit.infra import machine
 
     if state.workflow.status is not Status.RUNNING:
         return False
     lock = state.lock
-    if lock is not None and lock.host and (lock.host, lock.worktree) != (app.this_host(), str(h.repo.toplevel)):
+    if (
+        lock is not None
+        and lock.host
+        and (lock.host, lock.worktree) != (machine.this_host(), machine.worktree_name(h.repo))
+    ):
         return False  # the workflow runs elsewhere; this agent is not the one doing it
     return not state.context.pending_questions
 

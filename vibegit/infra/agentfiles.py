@@ -298,3 +298,30 @@ def carry_out(repo: git.Repo, plans: Planned, installing: bool, say: Callable[[s
         if installing and agent.note:
             say(f"  note: {agent.note}")
     return OK
+
+
+def stale(top: Path) -> list[str]:
+    """Agents whose settings hold vibegit's entries, but not the ones install writes now."""
+    found = []
+    for name in AGENTS:
+        agent = SPECS[name]
+        try:
+            raw, data = _read(top, agent.settings)
+        except BadInput as err:
+            found.append(f"{agent.label}: {err}")
+            continue
+        if raw is None or not strip(data)[1]:
+            continue
+        held = data.get("hooks")
+        hooks: dict[str, Any] = held if isinstance(held, dict) else {}
+        current = all(
+            isinstance(hooks.get(event), list) and group in hooks[event]
+            for event, groups in agent.entries().items()
+            for group in groups
+        )
+        if not current:
+            found.append(
+                f"{agent.label}: vibegit's hooks in {agent.settings} are out of date; "
+                f"run 'vibegit install --agent {name}'"
+            )
+    return found
