@@ -445,35 +445,66 @@ AgentNames = typer.Option(
     None,
     "--agent",
     metavar="NAME",
-    help="An agent's session hooks (repeatable): claude, codex, cursor, gemini. "
-    "With only --agent, the git hooks are left as they are.",
+    help="An agent (repeatable): claude, codex, cursor, gemini. With only --agent, the git hooks are left as they are.",
+)
+Scope = typer.Option(
+    "project",
+    "--scope",
+    metavar="SCOPE",
+    help="With --agent: project (the repository's files, committed; the default), local (Claude Code's "
+    ".claude/settings.local.json and CLAUDE.local.md, not committed) or user (the files in your home directory).",
 )
 
 
 @parser.command()
-def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
+def install(
+    hook: Optional[list[str]] = HookNames,
+    agent: Optional[list[str]] = AgentNames,
+    scope: str = Scope,
+    mcp: bool = typer.Option(
+        False, "--mcp", help="With --agent: also register 'vibegit mcp' as an MCP server in the agent's config."
+    ),
+    check: bool = typer.Option(
+        False,
+        "--check",
+        help="Change nothing: say what of vibegit's each agent has (all four without --agent) and whether it is "
+        "current; exit 1 when something is missing or outdated.",
+    ),
+) -> int:
     """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
 
     A hook vibegit did not write is never overwritten: it is kept as
     NAME.vibegit-chained and still runs. Running install again changes nothing.
-    --agent merges vibegit's session hooks into the agent's project settings
-    (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json,
-    .gemini/settings.json), keeping every other entry.
+
+    --agent NAME adds, keeping everything else in each file: the agent's
+    session hooks (Claude Code .claude/settings.json: SessionStart and Stop;
+    Codex .codex/hooks.json: the same; Cursor .cursor/hooks.json:
+    sessionStart and stop; Gemini CLI .gemini/settings.json:
+    SessionStart, AfterAgent, PreCompress, BeforeAgent), the /vibe-* commands
+    (.claude/commands, .cursor/commands, .gemini/commands) and the working
+    protocol as a marked block in CLAUDE.md, AGENTS.md or GEMINI.md. The hook
+    commands start the interpreter recorded in git config vibegit.python (or
+    baked in, for --scope local and user), else 'vibegit' on PATH, else do
+    nothing. Comments in Gemini's settings are kept; nothing is written
+    through a symbolic link.
     """
     from vibegit.commands import install as install_
 
-    return install_.install(hook, agent)
+    return install_.install(hook, agent, scope, mcp, check)
 
 
 @parser.command()
-def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
+def uninstall(
+    hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames, scope: str = Scope
+) -> int:
     """Remove vibegit's git hooks and put back the hooks they chained, as they were.
 
-    --agent removes only vibegit's entries from the agent's settings file (the
-    file comes back as it was when nothing else changed it)."""
+    --agent removes exactly vibegit's entries, commands and block from the
+    agent's files; a file comes back byte for byte when nothing else changed
+    it, and a file vibegit created goes."""
     from vibegit.commands import install as install_
 
-    return install_.uninstall(hook, agent)
+    return install_.uninstall(hook, agent, scope)
 
 
 @functools.cache

@@ -29,6 +29,8 @@ HOOKS = {  # hook name -> "module:function" under vibegit.handlers
     "post-rewrite": "post_rewrite:run",
     "session-start": "agents:session_start",  # agent hooks
     "stop": "agents:stop",
+    "pre-compact": "agents:pre_compact",
+    "prompt": "agents:prompt",
 }
 
 
