@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON = os.path.realpath(sys.executable)  # not a pyenv shim: that costs a shell
+PYTHON = sys.executable  # the interpreter vibegit runs under (a venv's own: its start-up is the baseline too)
 
 
 def hermetic_env(home: Path) -> dict[str, str]:
     """No user config, fixed identity, this checkout's vibegit first."""
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "VIBEGIT_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode as an install leaves it (compiled below)
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "vibegit")], check=True, stdout=subprocess.DEVNULL)
     env.update(
         HOME=str(home),
         GIT_CONFIG_NOSYSTEM="1",

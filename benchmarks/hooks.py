@@ -46,9 +46,9 @@ def make_repo(path: Path, env: dict[str, str], *, hooks: bool, workflow: str) ->
     return path
 
 
-def toggling_checkout(repo: Path, env: dict[str, str]) -> Callable[[], None]:
-    """``git checkout`` to the other branch at each call (both have the same tree)."""
-    branches = ["other", "main"]
+def toggling_checkout(repo: Path, env: dict[str, str], pair: tuple[str, str] = ("other", "main")) -> Callable[[], None]:
+    """``git checkout`` to the other branch of ``pair`` at each call (both have the same tree)."""
+    branches = list(pair)
 
     def go() -> None:
         branches.reverse()

@@ -43,6 +43,8 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
             monkeypatch.delenv(name)
     for name in ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT"):  # run inside an agent
         monkeypatch.delenv(name, raising=False)
+    # The hooks git starts are Pythons too: let them keep the bytecode they compile, as an install does.
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

@@ -21,6 +21,8 @@ def test_the_demo_runs_the_whole_story(tmp_path: Path) -> None:
         "Restored the checkpoint's uncommitted work",  # the clone gets the files
         "held by desktop",  # and the lock
         "taken over on desktop",  # the laptop is told
+        "*  vibe-docs",  # a second workflow in a linked worktree, listed beside the first
+        "vibe-code  running  on main",
     ):
         assert expected in out, expected
     assert "Traceback" not in out + result.err

@@ -1,5 +1,6 @@
 """``vibegit demo``: a whole workflow, a lost session, a clone elsewhere and a
-resume, played in temporary repositories with the real commands."""
+resume, a second workflow in a linked worktree beside the first, played in
+temporary repositories with the real commands."""
 
 from __future__ import annotations
 
@@ -109,7 +110,17 @@ def run() -> int:
 
         p.run(desktop, "vibegit", "sync", host="desktop")
 
-        p.title("5. Back on the laptop, vibegit knows the workflow moved")
+        p.title("5. A second agent, in a linked worktree on another branch, runs its own workflow beside it")
+        p.run(desktop, "git", "worktree", "add", "-q", "-b", "docs", "../desktop-docs", host="desktop")
+        docs = root / "desktop-docs"
+        p.run(docs, "vibegit", "start", "vibe-docs", "--goal", "Document the login API", host="desktop")
+        p.run(docs, "vibegit", "task", "add", "T-001", "API reference for /login", host="desktop")
+        p.run(docs, "vibegit", "task", "start", "T-001", host="desktop")
+        p.run(desktop, "vibegit", "task", "done", "T-002", host="desktop")
+        p.run(docs, "vibegit", "list", host="desktop")
+        p.run(docs, "vibegit", "sync", host="desktop")
+
+        p.title("6. Back on the laptop, vibegit knows the workflow moved")
         p.run(laptop, "git", "fetch", "-q", "origin")
         p.run(laptop, "vibegit", "task", "done", "T-002", ok=(1,))
         print("\nDone. Try it in your own repository: vibegit start NAME --goal TEXT")

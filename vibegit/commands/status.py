@@ -6,6 +6,7 @@ import json
 
 from vibegit import app
 from vibegit.core import report, workflows
+from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput
 from vibegit.infra import git, store
 
@@ -47,12 +48,19 @@ def list_(as_json: bool) -> int:
         return OK
     if not listed:
         app.say("No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        return OK
+    here = workflows.shown_here(tuple(listed), app.facts(ctx))
+    rows = [("", "ID", "NAME", "STATUS", "WHERE", "PHASE", "TASKS", "HELD BY", "LAST EVENT")]
     for s in listed:
         phase = f"{s.phase.value}{'/' + s.step if s.step else ''}" if s.phase else "-"
         held = f"{s.host}:{s.holder}" if s.host else "-"
-        app.say(
-            f"{s.name:<16} {s.status.value:<9} {s.where():<24} {phase:<8} {s.done}/{s.total:<4} {held}  {s.updated_at}  {s.id}"
-        )
+        mark = "*" if here is not None and s.id == here.id else ""
+        rows.append((mark, s.id, s.name, s.status.value, s.where(), phase, f"{s.done}/{s.total}", held, s.updated_at))
+    widths = [max(len(clean(row[i])) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    if here is not None:
+        app.say("* this worktree's workflow")
     return OK
 
 
