@@ -329,6 +329,20 @@ def learn() -> int:
     return learn_.learn()
 
 
+@parser.command()
+def mcp() -> int:
+    """Serve the workflow state to an agent over MCP (stdio); needs pip install 'vibegit[mcp]'.
+
+    Tools: status, task_add, task_start, task_done, context, checkpoint,
+    pause, and complete, abort, unlock, which ask the user to confirm through
+    the client (MCP elicitation); a client that cannot ask gets a refusal
+    telling the user to confirm in a terminal. Resource: vibegit://state.
+    'vibegit install --agent NAME --mcp' registers it."""
+    from vibegit.commands import mcp as mcp_
+
+    return mcp_.serve()
+
+
 @parser.command("agent-instructions")
 def agent_instructions(lang: Optional[str] = Lang) -> int:
     """Print a short protocol for AGENTS.md / CLAUDE.md: which command at which moment."""
