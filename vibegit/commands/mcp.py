@@ -32,6 +32,9 @@ class ToolFailed(Exception):
     makes it the SDK's ToolError; any other exception is a crash to the SDK)."""
 
 
+_failure: type[Exception] = ToolFailed
+
+
 def _run(command: Callable[[], object]) -> str:
     """``command``'s output, or ToolFailed with it and vibegit's one line."""
     out = io.StringIO()
@@ -39,7 +42,7 @@ def _run(command: Callable[[], object]) -> str:
         with redirect_stdout(out), redirect_stderr(out):
             command()
     except VibegitError as err:
-        raise ToolFailed(f"{out.getvalue()}vibegit: {err}".strip()) from None
+        raise _failure(f"{out.getvalue()}vibegit: {err}".strip()) from None
     return out.getvalue().strip() or "done"
 
 
@@ -72,8 +75,8 @@ def build() -> Any:
     from vibegit.commands import task, workflow
     from vibegit.core import lifecycle
 
-    global ToolFailed
-    ToolFailed = ToolError
+    global _failure
+    _failure = ToolError
     server = FastMCP("vibegit")
 
     class Confirm(BaseModel):
@@ -86,14 +89,14 @@ def build() -> Any:
             _run(lambda: lifecycle.check_can_complete(state))
         question = ASK[what].format(name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks)
         if not ctx.session.check_client_capability(ClientCapabilities(elicitation=ElicitationCapability())):
-            raise ToolFailed(
+            raise _failure(
                 f"this client cannot ask the user (no MCP elicitation): ask the user to confirm in a terminal "
                 f"with 'vibegit {what}'; nothing was recorded"
             )
         result = await ctx.elicit(message=question, schema=Confirm)
         if not (isinstance(result, AcceptedElicitation) and result.data.confirm):
             said = "declined" if result.action in ("decline", "accept") else "cancelled"
-            raise ToolFailed(f"the user {said}: nothing was recorded; the workflow goes on as it was")
+            raise _failure(f"the user {said}: nothing was recorded; the workflow goes on as it was")
 
     @server.tool()
     def status(workflow_id: str | None = None) -> str:
