@@ -639,3 +639,28 @@ def test_stop_blocks_when_the_host_is_named_by_vibegit_host(
     command = installed_command(repo, "claude", "Stop")
     blocked = run_installed(repo, command, claude_stop(repo))
     assert json.loads(blocked.stdout)["decision"] == "block", blocked.stderr
+
+
+def test_doctor_checks_the_agent_side(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "codex", "--agent", "gemini").code == 0
+    home = Path(os.environ["HOME"])
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text('model = "gpt-5.4"\n[features]\nhooks = false\n')
+    (home / ".gemini").mkdir()
+    (home / ".gemini/settings.json").write_text('{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n')
+    result = vg("doctor")
+    assert result.code == 0, result.out
+    assert "✔ Codex (project): vibegit's hooks, commands and protocol are current" in result.out
+    assert "⚠ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
+    assert "⚠ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
+    assert f"✔ the project's agent hooks start vibegit with {sys.executable}" in result.out
+    (home / ".codex/config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    assert "this project is not trusted" not in vg("doctor").out
+
+    path = repo / ".codex/hooks.json"
+    path.write_text(path.read_text().replace('"timeout": 30', '"timeout": 5'))
+    git(repo, "config", "vibegit.python", "/nonexistent/python3")
+    result = vg("doctor")
+    assert result.code == 1
+    assert "✘ Codex (project): vibegit's entries are missing or outdated" in result.out
+    assert "✘ the project's agent hooks find no vibegit with an agent's PATH (/nonexistent/python3" in result.out

@@ -438,7 +438,9 @@ def untrust() -> int:
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
 ) -> int:
-    """Check the state branch: parses, orphan, lock consistent, snapshots present.
+    """Check the state branch: parses, orphan, lock consistent, snapshots present;
+    and the agents vibegit is installed into: entries current, hook commands
+    runnable with an agent's PATH, Codex's project trust, Gemini's hooks on.
 
     Exit 0 healthy, 1 problems found. --repair records a new event whose tree
     is the newest good state (from history or reflog); nothing is deleted."""

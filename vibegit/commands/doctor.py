@@ -4,7 +4,10 @@ Checks: no git process left the state branch's ref locked (``--repair``
 removes such a lock once it is older than any live git process would hold
 it); the branch points to a commit; its state files parse; the history is
 an orphan (no user commit in it); the lock agrees with the status; a
-checkpoint's snapshot tree is in the commit; the mirror's files parse.
+checkpoint's snapshot tree is in the commit; the mirror's files parse;
+for each agent vibegit is installed into, its entries are current, the hook
+commands find vibegit with an agent's PATH, and what the agent itself must
+allow (Codex's project trust and hooks feature, Gemini's hooks switch).
 ``--repair`` finds the newest good state commit (history, then the reflog,
 newest first) and records a NEW event whose tree is that commit's tree and
 whose parent is the current tip: nothing is deleted, the bad commits stay
@@ -18,7 +21,7 @@ import time
 from vibegit import app
 from vibegit.core import lifecycle
 from vibegit.errors import OK, REFUSED
-from vibegit.infra import git, mirror, store
+from vibegit.infra import agentfiles, git, mirror, store
 
 MAX_CANDIDATES = 5000
 STALE_LOCK_SECONDS = 2.0  # git holds a ref lock for milliseconds; older, under our lock, it was left behind
@@ -100,8 +103,11 @@ def doctor(repair: bool) -> int:
     code = store.publish(repo, settings, build)
     for line in said:
         say(line)
+    agent_lines, agents_bad = agentfiles.health(repo, settings.lang)
+    for line in agent_lines:
+        say(line)
     if code is not None:
-        return code
+        return REFUSED if agents_bad else code
     for rel, _ in broken_mirror:
         aside = mirror.set_aside(repo, rel)
         if aside is not None:
@@ -109,4 +115,4 @@ def doctor(repair: bool) -> int:
     tip = git.commit_of(repo, settings.state_ref)
     if tip:
         mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)
-    return REFUSED if any("not an orphan" in p for p in problems) else OK
+    return REFUSED if agents_bad or any("not an orphan" in p for p in problems) else OK

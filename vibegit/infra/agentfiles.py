@@ -16,13 +16,16 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
+import shutil
 import stat
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vibegit.core import agents, agentsettings
+from vibegit.core import agents, agentsettings, jsonc
 from vibegit.core.agents import Agent, spec
 from vibegit.core.protocol import protocol
 from vibegit.errors import BadInput
@@ -493,3 +496,113 @@ def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
             else "outdated"
         )
     return Status(agent, scope, found, (current, total), block, server, settings.show())
+
+
+# -- doctor: the agent side ------------------------------------------------------------------
+
+_CODEX_HOOKS_OFF = re.compile(r"^\s*(?:codex_)?hooks\s*=\s*false\b", re.M)
+
+
+def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
+    """What ``doctor`` says of the agents vibegit is installed into: ✔ lines,
+    ✘ problems (the second value: any) and ⚠ what only the agent can fix."""
+    lines: list[str] = []
+    bad = False
+    project = False
+    for scope in agents.SCOPES:
+        for agent in agents.SPECS.values():
+            if scope not in agent.settings:
+                continue
+            try:
+                status = check(repo, agent, scope, lang)
+            except BadInput as err:
+                lines.append(f"✘ {agent.label} ({scope}): {err}")
+                bad = True
+                continue
+            if not status.installed:
+                continue
+            project = project or scope == "project"
+            where = "" if scope == "project" else f" --scope {scope}"
+            if status.current(mcp=False):
+                lines.append(f"✔ {agent.label} ({scope}): vibegit's hooks, commands and protocol are current")
+            else:
+                lines.append(
+                    f"✘ {agent.label} ({scope}): vibegit's entries are missing or outdated; "
+                    f"'vibegit install --agent {agent.name}{where}' brings them up to date"
+                )
+                bad = True
+            lines += _agent_notes(repo, agent, scope)
+    if project:
+        ok, line = launcher(repo)
+        lines.append(line)
+        bad = bad or not ok
+    return lines, bad
+
+
+def launcher(repo: git.Repo) -> tuple[bool, str]:
+    """Whether the project's hook commands find vibegit with an agent's PATH."""
+    recorded = git.config_values(repo, PYTHON_KEY)[-1:]
+    if recorded and _imports_vibegit(recorded[0]):
+        return True, f"✔ the project's agent hooks start vibegit with {recorded[0]} (git config {PYTHON_KEY})"
+    minimal = os.pathsep.join(("/usr/local/bin", "/usr/bin", "/bin"))
+    if shutil.which("vibegit", path=minimal):
+        return True, "✔ the project's agent hooks start the vibegit on an agent's PATH"
+    gone = f" ({recorded[0]} cannot import vibegit)" if recorded else ""
+    return False, (
+        f"✘ the project's agent hooks find no vibegit with an agent's PATH{gone}: they do nothing; "
+        "'vibegit install --agent NAME' records this interpreter"
+    )
+
+
+def _imports_vibegit(python: str) -> bool:
+    if not os.path.isabs(python) or not os.access(python, os.X_OK):
+        return False
+    try:
+        probe = subprocess.run(
+            [python, "-c", "import vibegit.main"], capture_output=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return probe.returncode == 0
+
+
+def _agent_notes(repo: git.Repo, agent: Agent, scope: str) -> list[str]:
+    """What the agent itself must allow: Codex's project trust and hooks
+    feature, Gemini's hooks switch, Cursor's version."""
+    if agent.name == "codex":
+        try:
+            text = (fs.read(home(), ".codex/config.toml", MAX_INPUT) or b"").decode("utf-8", errors="replace")
+        except BadInput:
+            text = ""
+        notes = []
+        if _CODEX_HOOKS_OFF.search(text):
+            notes.append("⚠ Codex: hooks are turned off in ~/.codex/config.toml ([features] hooks = false)")
+        if scope == "project":
+            table = re.compile(r"^\s*\[\s*projects\s*\.\s*\"" + re.escape(str(repo.toplevel)) + r"\"\s*\]", re.M)
+            found = table.search(text)
+            rest = text[found.end() :].split("\n[", 1)[0] if found else ""
+            if not re.search(r"^\s*trust_level\s*=\s*\"trusted\"", rest, re.M):
+                notes.append(
+                    "⚠ Codex: this project is not trusted in ~/.codex/config.toml, so Codex skips .codex/hooks.json; "
+                    "start Codex here and trust it, then review the hooks in /hooks"
+                )
+            else:
+                notes.append("⚠ Codex: review vibegit's hooks once in /hooks (Codex runs a changed hook only then)")
+        return notes
+    if agent.name == "gemini":
+        for root, rel, shown in (
+            (repo.toplevel, agent.settings["project"], agent.settings["project"]),
+            (home(), ".gemini/settings.json", "~/.gemini/settings.json"),
+        ):
+            try:
+                raw = fs.read(root, rel, MAX_INPUT)
+                value = jsonc.parse(raw.decode("utf-8"), comments=True).value if raw else {}
+            except (BadInput, ValueError, UnicodeDecodeError):
+                continue
+            conf = value.get("hooksConfig") if isinstance(value, dict) else None
+            if isinstance(conf, dict) and conf.get("enabled") is False:
+                return [f"⚠ Gemini CLI: hooks are turned off in {shown} (hooksConfig.enabled: false)"]
+        return []
+    if agent.name == "cursor":
+        return ["⚠ Cursor: runs these hooks from 1.7 on, in a trusted workspace (Settings → Hooks shows them)"]
+    return []
