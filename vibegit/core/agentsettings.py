@@ -16,6 +16,7 @@ from vibegit.core import jsonc
 from vibegit.core.agents import SERVER, Agent, Hook, is_our_server, ours
 from vibegit.errors import BadInput
 
+Entries = list[tuple[Hook, dict[str, Any]]]  # the hook groups install writes, each with its hook
 Chain = list[tuple[jsonc.Node, int]]  # (container, index of the child on the way), outermost first
 
 
@@ -100,7 +101,7 @@ def strip(text: str, agent: Agent, where: str, events: set[str] | None = None, s
         return text, removed
 
 
-def _new_file(agent: Agent, entries: list[tuple[Hook, dict[str, Any]]], server: dict[str, Any] | None) -> str:
+def _new_file(agent: Agent, entries: Entries, server: dict[str, Any] | None) -> str:
     data: dict[str, Any] = {"version": 1} if agent.name == "cursor" and entries else {}
     hooks: dict[str, list[dict[str, Any]]] = {}
     for hook, group in entries:
@@ -116,7 +117,7 @@ def install(
     text: str | None,
     agent: Agent,
     where: str,
-    entries: list[tuple[Hook, dict[str, Any]]],
+    entries: Entries,
     server: dict[str, Any] | None,
 ) -> str:
     """``text`` with exactly vibegit's ``entries`` (and ``server``): entries
@@ -192,7 +193,7 @@ def status(
     text: str | None,
     agent: Agent,
     where: str,
-    entries: list[tuple[Hook, dict[str, Any]]],
+    entries: Entries,
     server: dict[str, Any] | None,
 ) -> dict[str, str]:
     """For each event (and ``mcp``): ``current``, ``outdated`` or ``missing``."""

@@ -17,7 +17,9 @@ from typing import Any, NamedTuple
 
 from vibegit.core.text import bad_char, clean
 from vibegit.errors import OK, VibegitError
-from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
+
+MAX_INPUT = 1 << 20  # an agent's payload, at most (a transcript is never sent inline)
+MAX_SESSION_ID = 200
 
 
 def _log(where: str) -> None:

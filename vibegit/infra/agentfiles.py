@@ -32,7 +32,6 @@ from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 
 MAX_INPUT = 1 << 20
-MAX_SESSION_ID = 200
 PYTHON_KEY = "vibegit.python"  # the interpreter the committed hook commands look up in git config
 
 
