@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import VG, git, start_workflow, subjects, vg_proc
+from tests.helpers import VG, Machines, clone, git, remote_with_laptop, start_workflow, subjects, vg_proc
 from vibegit.core import agents, jsonc
 
 
@@ -664,3 +664,26 @@ def test_doctor_checks_the_agent_side(repo: Path, vg: VG) -> None:
     assert result.code == 1
     assert "✘ Codex (project): vibegit's entries are missing or outdated" in result.out
     assert "✘ the project's agent hooks find no vibegit with an agent's PATH (/nonexistent/python3" in result.out
+
+
+def test_after_a_takeover_on_another_machine_the_hooks_step_aside(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "Implement user auth")
+    m.ok("laptop", laptop, "task", "add", "T-001", "Data model")
+    m.ok("laptop", laptop, "task", "start", "T-001")
+    m.ok("laptop", laptop, "sync")
+    stop = json.dumps(claude_stop(laptop))
+    assert json.loads(m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out)["decision"] == "block"
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("desktop", desktop, "resume")  # the desktop takes it over
+    m.ok("desktop", desktop, "sync")
+    git(laptop, "fetch", "-q", "origin")  # the laptop has only fetched: its own state still says it holds it
+    before = subjects(laptop)
+    assert m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out == ""
+    start = m(
+        "laptop", laptop, "hook", "session-start", "--agent", "claude", input=json.dumps(claude_session_start(laptop))
+    )
+    assert start.code == 0 and "This workflow runs elsewhere: desktop:" in start.out
+    assert subjects(laptop) == before  # nothing recorded on the machine that lost it
+    m.ok("laptop", laptop, "sync")
+    assert m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out == ""
