@@ -687,3 +687,47 @@ def test_after_a_takeover_on_another_machine_the_hooks_step_aside(tmp_path: Path
     assert subjects(laptop) == before  # nothing recorded on the machine that lost it
     m.ok("laptop", laptop, "sync")
     assert m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out == ""
+
+
+def context_of(agent: str, out: str) -> str:
+    """The context the agent takes from a session-start hook's stdout."""
+    if agent == "gemini":
+        data = json.loads(out)
+        return str(data["hookSpecificOutput"]["additionalContext"]) if data else ""
+    if agent == "cursor":
+        return str(json.loads(out).get("additional_context", ""))
+    assert not out.lstrip().startswith("{")  # Codex would take it for JSON
+    return out
+
+
+@pytest.mark.parametrize("agent", ALL)
+def test_session_start_in_every_state(repo: Path, vg: VG, agent: str) -> None:
+    assert vg("install", "--agent", agent).code == 0
+    command = installed_command(repo, agent, "sessionStart" if agent == "cursor" else "SessionStart")
+    payload = SESSION_START[agent](repo)
+
+    def context(data: dict[str, Any] | str = "", **env: str) -> str:
+        result = run_installed(repo, command, data or payload, env)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return context_of(agent, result.stdout)
+
+    assert context() == ""  # no workflow
+    running(vg)
+    assert "Continue T-002: Login API" in context()
+    assert context("{not json") == ""  # bad input: nothing, no crash
+    before = subjects(repo)
+    elsewhere = context(VIBEGIT_HOST="desktop")
+    assert "This workflow runs elsewhere:" in elsewhere and subjects(repo) == before
+    assert vg("task", "done", "T-002").code == 0
+    assert "All tasks are done" in context()
+    assert vg("pause").code == 0
+    assert "## ⏸️ Workflow paused" in context()
+    assert vg("resume").code == 0 and vg("complete", "--yes").code == 0
+    assert context() == ""  # ended: nothing to say
+
+
+def test_cursor_running_claudes_hooks_gets_cursors_shape(repo: Path, vg: VG) -> None:
+    running(vg)
+    out = vg("hook", "session-start", "--agent", "claude", input=json.dumps(cursor_session_start(repo))).out
+    assert "Continue T-002" in json.loads(out)["additional_context"]
+    assert "cursor session" in subjects(repo)[0]
