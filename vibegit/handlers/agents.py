@@ -231,6 +231,20 @@ def pre_compact(argv: list[str]) -> int:
     return OK
 
 
+def _take_marker(data: Any, agent: str) -> bool:
+    """Whether pre-compact left its marker here (it goes)."""
+    from vibegit import app
+    from vibegit.infra import fs
+
+    try:
+        git_dir = app.enter(_workdir(data)).repo.git_dir
+    except VibegitError:
+        return False
+    return fs.lstat(git_dir, f"vibegit/compacted-{agent}") is not None and fs.remove(
+        git_dir, f"vibegit/compacted-{agent}"
+    )
+
+
 def prompt(argv: list[str]) -> int:
     """``vibegit hook prompt`` (Gemini CLI BeforeAgent): after a compaction, the
     report once more, since Gemini starts no session then."""
@@ -240,14 +254,9 @@ def prompt(argv: list[str]) -> int:
     text = ""
     try:
         data = read_input()
-        found = _load(data) if data is not None else None
-        if found is not None:
-            from vibegit.infra import fs
-
-            git_dir, marker = found.ctx.repo.git_dir, f"vibegit/compacted-{agent}"
-            if fs.lstat(git_dir, marker) is not None:
-                fs.remove(git_dir, marker)
-                text = _report(found)
+        if data is not None and _take_marker(data, agent):  # every prompt: the state is read only after a compression
+            found = _load(data)
+            text = _report(found) if found is not None else ""
     except Exception:
         _log(f"prompt --agent {agent}")
         text = ""
