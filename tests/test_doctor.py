@@ -194,5 +194,5 @@ def test_agent_settings_out_of_date(repo: Path, vg: VG) -> None:
     data["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = 5  # an older vibegit wrote this
     settings.write_text(json.dumps(data))
     result = vg("doctor")
-    assert result.code == 1 and "out of date" in result.out and "--agent claude" in result.out
+    assert result.code == 1 and "outdated" in result.out and "--agent claude" in result.out
     assert vg("doctor", "--repair").code == 0 and vg("doctor").code == 0

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from vibegit import app
+from vibegit.core import agents as agent_specs
 from vibegit.core import lifecycle
 from vibegit.core.model import State
 from vibegit.core.settings import Settings
@@ -58,33 +59,53 @@ def doctor(repair: bool) -> int:
 # -- the set-up ------------------------------------------------------------------------
 
 
-def setup_problems(ctx: app.Context) -> tuple[list[str], list[str], list[str]]:
-    """What is wrong around the state: hooks, git-lfs's hooks, agents' settings."""
+def setup_problems(ctx: app.Context) -> tuple[list[str], list[str]]:
+    """What is wrong around the state: vibegit's hooks, git-lfs's hooks (the
+    agents' side is ``agentfiles.health``, said with the state branch)."""
     where = hookfiles.place_of(ctx.repo, ctx.config)
     hooks = hookfiles.hook_problems(where)
     lfs = "filter.lfs.process" in ctx.config or "filter.lfs.clean" in ctx.config
     lfs_problem = hookfiles.lfs_problem(where, lfs and bool(hookfiles.installed(where)))
-    return hooks, [lfs_problem] if lfs_problem else [], agentfiles.stale(ctx.repo.toplevel)
+    return hooks, [lfs_problem] if lfs_problem else []
 
 
 def _setup(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> bool:
-    hooks, lfs, agents = setup_problems(ctx)
-    for problem in hooks + lfs + agents:
+    hooks, lfs = setup_problems(ctx)
+    for problem in hooks + lfs:
         say(f"✘ {problem}")
     if not repair:
-        return not (hooks or lfs or agents)
+        return not (hooks or lfs)
     where = hookfiles.place_of(ctx.repo, ctx.config)
     if hooks:
         say("Installing vibegit's hooks again:")
         hookfiles.install(hookfiles.installed(where), cwd=ctx.repo.toplevel)
-    stale = [name for name in agentfiles.AGENTS if any(f"--agent {name}'" in a for a in agents)]
-    if stale:
-        repo, planned = agentfiles.plan_all(stale, True, ctx.repo.toplevel)
-        agentfiles.carry_out(repo, planned, True, say)
-    left, lfs, _ = setup_problems(app.open_repo(ctx.repo.toplevel))
+    _update_agents(ctx, say)
+    left, lfs = setup_problems(app.open_repo(ctx.repo.toplevel))
     for problem in left + lfs:
         say(f"✘ still: {problem}")
     return not (left or lfs)
+
+
+def _update_agents(ctx: app.Context, say: Callable[[str], None]) -> None:
+    """Bring vibegit's entries up to date in each agent's files that hold outdated ones."""
+    for scope in agent_specs.SCOPES:
+        stale = []
+        for agent in agent_specs.SPECS.values():
+            if scope not in agent.settings:
+                continue
+            try:
+                status = agentfiles.check(ctx.repo, agent, scope, ctx.settings.lang)
+            except BadInput:
+                continue  # health names it; a file that does not parse is fixed by hand
+            if status.installed and not status.current(mcp=status.server not in ("", "missing")):
+                stale.append((agent.name, status.server not in ("", "missing")))
+        for mcp in (False, True):
+            names = [name for name, has_mcp in stale if has_mcp == mcp]
+            if names:
+                say(f"Updating vibegit's entries for {', '.join(names)} ({scope}):")
+                files, report = agentfiles.plan_install(ctx.repo, names, scope, mcp, ctx.settings.lang)
+                for line in report.lines + agentfiles.carry_out(files, True):
+                    say(line)
 
 
 # -- the state branch ----------------------------------------------------------------------
@@ -236,8 +257,11 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
         return REFUSED
     for line in said:
         say(line)
+    agent_lines, agents_bad = agentfiles.health(repo, settings.lang)
+    for line in agent_lines:
+        say(line)
     if code is not None:
-        return code
+        return REFUSED if agents_bad else code
     for rel, _ in broken_mirror:
         aside = mirror.set_aside(repo, rel)
         if aside is not None:
@@ -245,7 +269,7 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
     tip = git.commit_of(repo, settings.state_ref)
     if tip:
         mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)
-    return REFUSED if any("not an orphan" in p for p in problems) else OK
+    return REFUSED if agents_bad or any("not an orphan" in p for p in problems) else OK
 
 
 def _misses(repo: git.Repo, commit: str, missing: list[str]) -> bool:

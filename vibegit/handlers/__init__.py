@@ -33,6 +33,8 @@ HOOKS = {  # hook name -> "module:function" under vibegit.handlers
     "reference-transaction": "reference_transaction:run",
     "session-start": "agents:session_start",  # agent hooks
     "stop": "agents:stop",
+    "pre-compact": "agents:pre_compact",
+    "prompt": "agents:prompt",
 }
 
 
