@@ -66,7 +66,7 @@ def test_desktop_resumes_the_laptops_uncommitted_work_and_takes_the_lock(tmp_pat
 
     # The takeover reaches the laptop with the desktop's next push.
     m.ok("desktop", desktop, "install")
-    git(desktop, "commit", "-q", "--no-verify", "--allow-empty", "-m", "wip on desktop")
+    git(desktop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "wip on desktop")
     git(desktop, "push", "-q", "origin", "main")
     git(laptop, "fetch", "-q", "origin")
     before = git(laptop, "rev-parse", "vibegit/state")
@@ -222,7 +222,7 @@ def test_the_second_machine_is_protected_at_once(tmp_path: Path, m: Machines) ->
     m.ok("laptop", laptop, "sync")
     desktop = clone(remote, tmp_path / "desktop")
     result = m.ok("desktop", desktop, "resume")
-    assert "installing vibegit's" in result.out and "pre-commit: installed" in result.out
+    assert "installing vibegit's" in result.out and "reference-transaction: installed" in result.out
     (desktop / "x.txt").write_text("x\n")
     git(desktop, "add", "x.txt")
     blocked = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=desktop, capture_output=True, text=True)
@@ -234,7 +234,7 @@ def test_a_clone_with_other_hooks_is_told_what_to_run(tmp_path: Path, m: Machine
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
     m.ok("laptop", laptop, "sync")
     desktop = clone(remote, tmp_path / "desktop")
-    theirs = desktop / ".git" / "hooks" / "pre-commit"
+    theirs = desktop / ".git" / "hooks" / "post-checkout"
     theirs.write_text("#!/bin/sh\nexit 0\n")
     theirs.chmod(0o755)
     result = m.ok("desktop", desktop, "resume")

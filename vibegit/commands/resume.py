@@ -64,11 +64,10 @@ def protect(repo: git.Repo) -> None:
     host is enforced here only by vibegit's git hooks. None here (a fresh
     clone): they are installed, saying so. Hooks of another tool in their
     place: nothing is touched, and the command to run is said."""
-    directory = hookfiles.hooks_dir(repo.toplevel)
-    paths = [directory / name for name in hookfiles.HOOK_NAMES]
-    if all(hookfiles.is_ours(p) for p in paths):
+    where = hookfiles.place(repo.toplevel)
+    if hookfiles.LOCK_HOOK in hookfiles.installed(where) and hookfiles.lock_check_problem(where) is None:
         return
-    if any(os.path.lexists(p) for p in paths):
+    if any(os.path.lexists(where.hooks / name) for name in hookfiles.DEFAULT_HOOKS):
         app.warn(t("cmd.hooks_missing"))
         return
     app.say(t("cmd.installing_hooks"))

@@ -7,7 +7,7 @@ import sys
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
-from vibegit.core.model import ACTIVE, Phase
+from vibegit.core.model import ACTIVE, Phase, Result, State
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import git, mirror, store, userhooks
 
@@ -91,10 +91,17 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     return OK
 
 
-def complete(yes: bool, workflow: str | None = None, no_tasks: bool = False, lessons: tuple[str, ...] = ()) -> int:
-    """The skill's completion: onBeforeComplete, the human's confirmation (寸止),
-    then the completion report (kept in the state as completion.md, and
-    printed) and what was learned recorded into memory."""
+def complete(
+    yes: bool,
+    workflow: str | None = None,
+    confirmed_by: str | None = None,
+    no_tasks: bool = False,
+    lessons: tuple[str, ...] = (),
+) -> int:
+    """The skill's completion: onBeforeComplete, the human's confirmation (寸止;
+    on the terminal, or ``confirmed_by`` the client), then the completion
+    report (kept in the state as completion.md, and printed) and what was
+    learned recorded into memory."""
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
@@ -106,32 +113,38 @@ def complete(yes: bool, workflow: str | None = None, no_tasks: bool = False, les
     question = t(
         "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
     )
-    if not yes and not app.confirm(question):
+    if not yes and not confirmed_by and not app.confirm(question):
         raise Refused(t("workflow.complete_not_confirmed"))
-    written = app.record(
-        ctx,
-        lambda s: lifecycle.complete(s, e, skipped_confirmation=yes, lessons=lessons, allow_empty=no_tasks),
-        e,
-        workflow=state.workflow.id,
-    )
+
+    def rule(s: State) -> Result:
+        return lifecycle.complete(
+            s, e, skipped_confirmation=yes, confirmed_by=confirmed_by, lessons=lessons, allow_empty=no_tasks
+        )
+
+    written = app.record(ctx, rule, e, workflow=state.workflow.id)
     app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
     app.say(t("workflow.completed"))
     return OK
 
 
-def abort(yes: bool, workflow: str | None = None) -> int:
+def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     lifecycle.require(state, ACTIVE, t("do.abort"))
-    if not yes and not app.confirm(t("workflow.confirm_abort", name=state.mode.workflow_name)):
+    if not yes and not confirmed_by and not app.confirm(t("workflow.confirm_abort", name=state.mode.workflow_name)):
         raise Refused(t("workflow.abort_not_confirmed"))
-    app.record(ctx, lambda s: lifecycle.abort(s, e, skipped_confirmation=yes), e, workflow=state.workflow.id)
+    app.record(
+        ctx,
+        lambda s: lifecycle.abort(s, e, confirmed_by, skipped_confirmation=yes and not confirmed_by),
+        e,
+        workflow=state.workflow.id,
+    )
     return OK
 
 
-def unlock(reason: str | None, workflow: str | None = None) -> int:
-    app.event(lifecycle.unlock, reason, workflow=workflow)
+def unlock(reason: str | None, workflow: str | None = None, confirmed_by: str | None = None) -> int:
+    app.event(lifecycle.unlock, reason, confirmed_by, workflow=workflow)
     app.say(t("cmd.unlocked"))
     return OK
 

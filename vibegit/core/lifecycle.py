@@ -324,12 +324,21 @@ def resume(state: State, env: Env) -> Result:
     return replace(new, lock=_lock(new, env, name)), Event("resume", summary)
 
 
-def _confirmation(skipped: bool) -> str:
-    return f"Vibegit-Confirmation: {'confirmation skipped with --yes' if skipped else 'confirmed on the terminal'}"
+CONFIRMED_BY_CLIENT = "confirmed by the user through the client"  # MCP elicitation, accepted
+
+
+def _confirmation(skipped: bool, confirmed_by: str | None = None) -> str:
+    how = confirmed_by or ("confirmation skipped with --yes" if skipped else "confirmed on the terminal")
+    return f"Vibegit-Confirmation: {how}"
 
 
 def complete(
-    state: State, env: Env, skipped_confirmation: bool, lessons: tuple[str, ...] = (), allow_empty: bool = False
+    state: State,
+    env: Env,
+    skipped_confirmation: bool,
+    confirmed_by: str | None = None,
+    lessons: tuple[str, ...] = (),
+    allow_empty: bool = False,
 ) -> Result:
     """The workflow done: the lock released, the end time and the lessons kept
     (the completion report is made from them), and what was learned recorded
@@ -350,7 +359,7 @@ def complete(
         added.append(text)
     new = _end(state, env, Status.COMPLETED)
     new = replace(new, memory=memory, workflow=replace(new.workflow, lessons=lessons))
-    details = [_confirmation(skipped_confirmation)]
+    details = [_confirmation(skipped_confirmation, confirmed_by)]
     if not state.tasks:
         details.append("Vibegit-No-Tasks: confirmed")
     details += [f"Vibegit-Learned: {text}" for text in added[:50]]
@@ -387,20 +396,23 @@ def _end(state: State, env: Env, status: Status) -> State:
     )
 
 
-def abort(state: State, env: Env, skipped_confirmation: bool = False) -> Result:
+def abort(state: State, env: Env, confirmed_by: str | None = None, skipped_confirmation: bool = False) -> Result:
+    """The workflow ended, its progress kept; how it was confirmed is recorded
+    (on the terminal, skipped with --yes, or by the client)."""
     require(state, ACTIVE, t("do.abort"))
-    event = Event(
-        "abort", t("event.aborted", name=state.mode.workflow_name), details=(_confirmation(skipped_confirmation),)
+    details = (_confirmation(skipped_confirmation, confirmed_by),)
+    return _end(state, env, Status.ABORTED), Event(
+        "abort", t("event.aborted", name=state.mode.workflow_name), details=details
     )
-    return _end(state, env, Status.ABORTED), event
 
 
-def unlock(state: State, env: Env, reason: str | None) -> Result:
+def unlock(state: State, env: Env, reason: str | None, confirmed_by: str | None = None) -> Result:
     require(state, ACTIVE, t("do.unlock"))
     why = check_text(reason or t("lifecycle.unlocked_by_user"), "--reason")
     new = _end(state, env, Status.ABORTED)
     new = replace(new, context=replace(new.context, last_action=t("lifecycle.unlocked", why=why)))
-    return new, Event("unlock", t("event.unlocked", name=state.mode.workflow_name, why=why))
+    details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
+    return new, Event("unlock", t("event.unlocked", name=state.mode.workflow_name, why=why), details=details)
 
 
 def fail(state: State, env: Env, message: str) -> Result:
@@ -618,6 +630,17 @@ def hook_failed(
             f"Vibegit-Hook-Exit: {'timeout' if exit_code is None else exit_code}",
             f"Vibegit-Hook-For: {after.name} {commit}",
         ),
+    )
+
+
+def allowed_commit(state: State, env: Env, commit: str | None, branch: str | None, why: str) -> Result:
+    """A commit let through the lock with ``VIBEGIT_ALLOW=1``: recorded, the state unchanged."""
+    where = branch or "a detached HEAD"
+    what = f"{commit[:12]} on {where}" if commit else f"a commit on {where}"
+    return touch(state, env), Event(
+        "allowed-commit",
+        f"{what} while the lock held (VIBEGIT_ALLOW=1)",
+        details=(f"Vibegit-Commit: {commit or 'unknown'}", f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}"),
     )
 
 

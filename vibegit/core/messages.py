@@ -40,11 +40,15 @@ def forced() -> str:
     return _run["forced"]
 
 
+def template(key: str, lang: str | None = None) -> str:
+    """Message ``key``'s template in ``lang`` (default: this run's), its parameters unfilled."""
+    en, zh = MESSAGES[key]
+    return zh if (lang or _run["lang"]) == "zh" else en
+
+
 def t(key: str, /, lang: str | None = None, **params: object) -> str:
     """Message ``key`` in ``lang`` (default: this run's), with ``params`` filled in."""
-    en, zh = MESSAGES[key]
-    template = zh if (lang or _run["lang"]) == "zh" else en
-    return template.format(**params)
+    return template(key, lang).format(**params)
 
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -487,19 +491,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "workflow {name!r} holds the lock of {branch} (vibegit.blockCommits=always)",
         "工作流 {name!r} 持有 {branch} 的锁（vibegit.blockCommits=always）",
     ),
-    "block.blocked": (
-        "vibegit: commit blocked: {why}; {where}; {doing}.",
-        "vibegit: 提交被阻止：{why}；{where}；{doing}。",
-    ),
+    "block.blocked": ("vibegit: commit blocked: {why}.", "vibegit: 提交被阻止：{why}。"),
     "block.unblock": (
-        "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; or commit "
-        "anyway with 'git commit --no-verify'.",
-        "vibegit: 用 'vibegit pause'、'vibegit complete'、'vibegit unlock' 或 'vibegit abort' 解除；"
-        "或用 'git commit --no-verify' 强制提交。",
+        "vibegit: unblock with {fix}; or let this one through with '{allow}=1 git {command}' (recorded as an "
+        "allowed-commit event).",
+        "vibegit: 用 {fix} 解除；或用 '{allow}=1 git {command}' 放行这一次（记录为 allowed-commit 事件）。",
     ),
     "cmd.start_clash": (
         "cannot start a workflow here: {label} runs {where}; finish it with 'vibegit complete', or 'vibegit pause' "
         "/ 'vibegit abort' first",
         "无法在此开始工作流：{label} 正在{where}运行；请先用 'vibegit complete' 完成，或 'vibegit pause' / 'vibegit abort'",
+    ),
+    # -- the agents' report (an agent's session starts with it) --
+    "agent.elsewhere": (
+        "⚠️ This workflow runs elsewhere: {where}. This session records nothing and must not work on it; take it "
+        "over only if the user asks: `vibegit sync`, then `vibegit resume`.",
+        "⚠️ 此工作流在别处运行：{where}。本会话不记录任何事件，也不要继续它；只有用户要求时才接管：`vibegit sync` 然后 `vibegit resume`。",
+    ),
+    "agent.current": ("Current task", "当前任务"),
+    "agent.next": ("Next step", "下一步"),
+    "agent.checkpoint": ("Checkpoint", "断点"),
+    "agent.never": ("Never", "禁止"),
+    "agent.questions": (
+        "Open questions (ask the user; record the answer with `vibegit context --answer N --reply TEXT`)",
+        "待解决问题（询问用户；用 `vibegit context --answer N --reply TEXT` 记录回答）",
+    ),
+    "agent.record": (
+        "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
+        "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
+        "to confirm, then `vibegit complete --yes`.",
+        "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
+        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）后 "
+        "`vibegit complete --yes`。",
+    ),
+    "agent.paused": (
+        "Paused: ask the user whether to continue (`vibegit resume`).",
+        "已暂停：询问用户是否继续（`vibegit resume`）。",
+    ),
+    "agent.tasks": ("Tasks", "任务"),
+    "agent.more": ("+ {n} more: `vibegit task list`", "+ 另有 {n} 项：`vibegit task list`"),
+    "agent.rules_more": (
+        "+ {n} more remembered rules: `vibegit memory list`",
+        "+ 另有 {n} 条记忆规则：`vibegit memory list`",
     ),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from vibegit.core.messages import t
+from vibegit.core.messages import t, template
 from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
@@ -13,6 +13,11 @@ from vibegit.core.workflows import Summary, others_line
 
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
+# The agents' report: Claude Code cuts hook output at 10,000 characters, Codex
+# at about 2,500 tokens (~4 bytes each); 400 words keeps it well inside both.
+AGENT_MAX_WORDS = 400
+AGENT_MAX_BYTES = 8000
+AGENT_TEXT_CAP = 300  # one value from the state, at most
 
 
 SCHEMA = 2  # status --json: 1 had no "schema", "workflow_id" or "others"
@@ -249,3 +254,105 @@ def completion(state: State, lang: str = "en") -> str:
     lines += ["", say("learned")]
     lines += [f"- {clean(x)}" for x in w.lessons] or [say("none")]
     return "\n".join(lines) + "\n"
+
+
+def _short(text: str) -> str:
+    text = clean(text)
+    return text if len(text) <= AGENT_TEXT_CAP else text[: AGENT_TEXT_CAP - 1] + "…"
+
+
+def fits(text: str) -> bool:
+    return len(text.split()) <= AGENT_MAX_WORDS and len(text.encode()) <= AGENT_MAX_BYTES
+
+
+def for_agent(
+    state: State,
+    lang: str = "en",
+    observed: Observed | None = None,
+    others: list[Summary] | None = None,
+    elsewhere: str | None = None,
+) -> str:
+    """The report an agent's session starts with: what a fresh agent needs
+    first (workflow, phase, current task, next step, the checkpoint as the
+    working tree stands now, forbidden actions, open questions, how to
+    record), then the rest of the kanban and memory as far as the budget
+    (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder counted."""
+
+    def say(key: str, **params: object) -> str:
+        return t(f"report.{key}", lang, **params)
+
+    def agent(key: str, **params: object) -> str:
+        return t(f"agent.{key}", lang, **params)
+
+    mode = state.mode
+    phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
+    if mode.step:
+        phase = say("step", phase=phase, step=_short(mode.step))
+    done, total = state.completed_tasks, state.total_tasks
+    lines = [say("paused") if state.workflow.status is Status.PAUSED else say("recovery"), ""]
+    if elsewhere:
+        lines += [inert(agent("elsewhere", where=_short(elsewhere))), ""]
+    lines.append(f"- **{say('workflow')}**: {_short(mode.workflow_name or '')} · **{say('phase')}**: {phase}")
+    pct = round(100 * done / total) if total else 0
+    lines.append(f"- **{say('progress')}**: " + say("tasks_done", done=done, total=total, pct=pct))
+    if state.context.goal:
+        lines.append(f"- **{say('goal')}**: {_short(state.context.goal)}")
+    current = state.task(state.workflow.current_task or "")
+    if current is not None and current.status is not TaskStatus.DONE:
+        lines.append(f"- **{agent('current')}**: {current.id}: {_short(current.title)}")
+    lines.append(f"- **{agent('next')}**: {_short(next_step(state, lang))}")
+    k = state.checkpoint
+    if k is not None and (k.file or k.action):
+        where = code(k.file + (":" + str(k.line) if k.line else "")) if k.file else ""
+        now = _anchor_now(observed, lang)
+        parts = [p for p in (where, now, _short(k.action) if k.action else "") if p]
+        lines.append(f"- **{agent('checkpoint')}**: {' · '.join(parts)}")
+    if state.workflow.status is Status.PAUSED:
+        lines.append(f"- {agent('paused')}")
+    rules = [e for e in state.memory.entries if e.category is MemoryCategory.FORBIDDEN_ACTION]
+    lines += [f"- 🚫 **{agent('never')}**: {_short(e.text)}" for e in rules]
+    if state.context.pending_questions:
+        lines += ["", agent("questions") + ":"]
+        lines += [f"{q.id}. {_short(q.text)}" for q in state.context.pending_questions]
+    lines += ["", agent("record")]
+    if others:
+        lines.append(f"- {say('elsewhere')}: {_short(others_line(others))}")
+    text = "\n".join(lines)
+    # the rest, in order of use, while it fits
+    order = (TaskStatus.DOING, TaskStatus.TODO, TaskStatus.DONE)
+    tasks = sorted(state.tasks, key=lambda x: order.index(x.status))
+    rest = [f"- {ICON[x.status]} {x.id}: {_short(x.title)}" for x in tasks]
+    text = _fill(text, f"\n\n### {agent('tasks')}", rest, template("agent.more", lang))
+    kept = [e for e in state.memory.entries if e.category is not MemoryCategory.FORBIDDEN_ACTION]
+    order_m = list(MemoryCategory)
+    notes = [
+        f"- **{category_label(e.category, lang)}** {_short(e.text)}"
+        for e in sorted(kept, key=lambda e: order_m.index(e.category))
+    ]
+    text = _fill(text, "\n\n" + say("memory"), notes, template("agent.rules_more", lang))
+    return _bounded(text) + "\n"
+
+
+def _fill(text: str, heading: str, items: list[str], more: str) -> str:
+    """``text`` with ``heading`` and as many ``items`` as fit, and how many did not."""
+    if not items:
+        return text
+    shown: list[str] = []
+    for i, item in enumerate(items):
+        left = len(items) - i - 1
+        tail = [more.format(n=left)] if left else []
+        candidate = "\n".join([text + heading, *shown, item, *tail])
+        if not fits(candidate):
+            note = more.format(n=len(items) - len(shown))
+            out = "\n".join([text + heading, *shown, note]) if shown else text + "\n" + note
+            return out if fits(out) else text
+        shown.append(item)
+    return "\n".join([text + heading, *shown])
+
+
+def _bounded(text: str) -> str:
+    """The budget holds even for a state of huge values: whole lines cut from the end."""
+    lines = text.split("\n")
+    while len(lines) > 1 and not fits("\n".join(lines)):
+        lines.pop()
+    return "\n".join(lines)
