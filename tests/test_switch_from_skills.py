@@ -52,7 +52,7 @@ def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Pat
     resumed = m.ok("desktop", desktop, "resume")
     assert "已从 laptop 接管工作流" in resumed.out and "正在安装 vibegit 的钩子" in resumed.out
     assert "## 🔄 会话恢复" in resumed.out
-    assert "rewrote" in resumed.err and "git rm -r --cached" in resumed.err  # the tracked copies: said
+    assert "重写了它们" in resumed.err and "git rm -r --cached" in resumed.err  # the tracked copies: said
     assert (desktop / MIRROR / "conventions.md").exists()
     (desktop / "x.txt").write_text("x\n")
     git(desktop, "add", "x.txt")

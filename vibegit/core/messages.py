@@ -534,4 +534,58 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "+ {n} more remembered rules: `vibegit memory list`",
         "+ 另有 {n} 条记忆规则：`vibegit memory list`",
     ),
+    # -- the mirror --
+    "mirror.adopted": ("adopted your edit of {rel}", "已采纳你对 {rel} 的修改"),
+    "mirror.lock_deleted": (
+        "{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)",
+        "{rel} 被手动删除；锁仍然保留（用 vibegit pause、unlock 或 complete 释放）",
+    ),
+    "mirror.other_workflow": (
+        "your edit of {rel} is for workflow {shown}, not {current}",
+        "你对 {rel} 的修改属于工作流 {shown}，不是 {current}",
+    ),
+    "mirror.conflict": (
+        "your edit of {rel} conflicts with a newer state from elsewhere",
+        "你对 {rel} 的修改与别处更新的状态冲突",
+    ),
+    "mirror.kept_beside": ("{why}; kept as {name} beside it", "{why}；已另存为旁边的 {name}"),
+    "mirror.goal_notes_only": (
+        "{rel}: only Goal and Notes are adopted (the rest is generated)",
+        "{rel}：只采纳目标和笔记（其余为生成内容）",
+    ),
+    "mirror.lock_by_hand": (
+        "{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)",
+        "{rel} 是手写的，但没有工作流持有锁（请用 vibegit start 或 resume）",
+    ),
+    "mirror.edit_checkpoint": ("edit its checkpoint: section instead", "请改为编辑其中的 checkpoint: 部分"),
+    "mirror.is_completion": ("it is the completion report", "它是完成报告"),
+    "mirror.generated": ("{rel} is generated from session.yaml ({how})", "{rel} 由 session.yaml 生成（{how}）"),
+    "mirror.not_updated": (
+        "the event is recorded, but the mirror {mirror} was not updated: {error}",
+        "事件已记录，但镜像 {mirror} 未更新：{error}",
+    ),
+    "mirror.foreign": ("{mirror}/ holds an earlier skill set-up's {what}", "{mirror}/ 中有早先技能设置的{what}"),
+    "mirror.foreign_workflow": ("workflow {name!r} ({status})", "工作流 {name!r}（{status}）"),
+    "mirror.foreign_files": ("state files", "状态文件"),
+    "mirror.foreign_locked": (", workflow.lock locked", "，workflow.lock 已锁定"),
+    "mirror.foreign_tracked": ("; {n} of its files are tracked by git", "；其中 {n} 个文件被 git 跟踪"),
+    "mirror.refused": (
+        "{what}; 'vibegit adopt' imports it as a vibegit workflow (or move {mirror}/ away first); nothing was written",
+        "{what}；'vibegit adopt' 可将其导入为 vibegit 工作流（或先移走 {mirror}/）；未写入任何内容",
+    ),
+    "mirror.rewrote": (
+        "{what}; {branch} holds the workflows already, so this event rewrote them in vibegit's format "
+        "('git diff -- {mirror}' shows it; 'git rm -r --cached {mirror}' stops tracking the copies)",
+        "{what}；{branch} 已保存工作流，因此此事件按 vibegit 格式重写了它们"
+        "（'git diff -- {mirror}' 显示改动；'git rm -r --cached {mirror}' 停止跟踪这些副本）",
+    ),
+    "mirror.left_foreign": (
+        "{mirror}/ holds state files vibegit did not write; it is left as it is until the next event, which says "
+        "what it rewrites.",
+        "{mirror}/ 中有非 vibegit 写入的状态文件；在下一个事件前保持原样，该事件会说明它重写了什么。",
+    ),
+    "mirror.has_edits": (
+        "{mirror}/{name} has edits of yours; the mirror is left as it is until the next event adopts them.",
+        "{mirror}/{name} 有你的修改；镜像保持原样，直到下一个事件采纳它们。",
+    ),
 }

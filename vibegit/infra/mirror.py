@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from vibegit.core import workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, Lock, State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, Refused, VibegitError
@@ -156,9 +157,7 @@ def adopt(
         disk = _read(repo, rel)
         if disk is None:
             if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
-                notices.append(
-                    f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)"
-                )
+                notices.append(t("mirror.lock_deleted", rel=rel))
             continue
         if disk == now.get(name) or written.ours(name, disk):
             continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
@@ -169,7 +168,7 @@ def adopt(
                 disk,
                 ".edited",
                 notices,
-                f"your edit of {rel} is for workflow {shown.workflow or '(none)'}, not {current.id or 'this event'}",
+                t("mirror.other_workflow", rel=rel, shown=shown.workflow or "-", current=current.id or "-"),
             )
             continue
         if loaded.head != base and now.get(name) != base_files.get(name):
@@ -179,7 +178,7 @@ def adopt(
                 disk,
                 ".conflict",
                 notices,
-                f"your edit of {rel} conflicts with a newer state from elsewhere",
+                t("mirror.conflict", rel=rel),
             )
             continue
         state = _adopt_one(repo, name, disk, rel, state, notices)
@@ -191,7 +190,7 @@ def _keep_beside(repo: git.Repo, rel: str, data: bytes, suffix: str, notices: li
     kept = fs.free_name(repo.toplevel, rel, suffix, data)
     if kept is not None:
         fs.write(repo.toplevel, kept, data)
-    notices.append(f"{why}; kept as {(kept or rel + suffix).rsplit('/', 1)[-1]} beside it")
+    notices.append(t("mirror.kept_beside", why=why, name=(kept or rel + suffix).rsplit("/", 1)[-1]))
 
 
 def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, notices: list[str]) -> State:
@@ -211,7 +210,7 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
         current = edited.workflow.current_task
         if current and state.task(current) is None:
             raise BadInput(f"{rel}: workflow.current_task: unknown task {current!r}")
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(
             state,
             session=replace(edited.session, id=edited.session.id or state.session.id),
@@ -222,7 +221,7 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
             extra=edited.extra,
         )
     if name == KANBAN:
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         tasks = parse_kanban(disk, rel)
         kept = {x.id for x in tasks}
         gone = tuple(x.id for x in state.tasks if x.id not in kept)  # removed by hand: never given again
@@ -231,11 +230,9 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
     if name == CONTEXT:
         goal, notes = parse_context(disk, rel)
         if derived_context_differs(disk.decode(), state):
-            _keep_beside(
-                repo, rel, disk, ".edited", notices, f"{rel}: only Goal and Notes are adopted (the rest is generated)"
-            )
+            _keep_beside(repo, rel, disk, ".edited", notices, t("mirror.goal_notes_only", rel=rel))
         else:
-            notices.append(f"adopted your edit of {rel}")
+            notices.append(t("mirror.adopted", rel=rel))
         return replace(state, notes=notes, context=replace(state.context, goal=goal or state.context.goal))
     if name == LOCK:
         lock = parse_lock(disk, rel)
@@ -246,22 +243,22 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
                 disk,
                 ".edited",
                 notices,
-                f"{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)",
+                t("mirror.lock_by_hand", rel=rel),
             )
             return state
         if (lock.locked, lock.paused) != (state.lock.locked, state.lock.paused):
             raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(state, lock=lock)
     if name == MEMORY:
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(state, memory=replace(parse_memory(disk, rel), docs=state.memory.docs))
     if name in KNOWLEDGE:
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(state, memory=replace(state.memory, docs={**state.memory.docs, name: parse_doc(disk, rel)}))
     assert name in (CHECKPOINT, COMPLETION)
-    how = "edit its checkpoint: section instead" if name == CHECKPOINT else "it is the completion report"
-    _keep_beside(repo, rel, disk, ".edited", notices, f"{rel} is generated from session.yaml ({how})")
+    how = t("mirror.edit_checkpoint") if name == CHECKPOINT else t("mirror.is_completion")
+    _keep_beside(repo, rel, disk, ".edited", notices, t("mirror.generated", rel=rel, how=how))
     return state
 
 
@@ -297,7 +294,7 @@ def write(
                     fs.remove(top, rel)
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput) as err:
-        notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
+        notices.append(t("mirror.not_updated", mirror=settings.mirror_dir, error=err))
 
 
 SKILL_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, *SHARED_FILES)  # what an earlier set-up may have left
@@ -318,11 +315,14 @@ class Foreign:
             state = None
         name = state.mode.workflow_name if state is not None else None
         lock = b"locked: true" in self.files.get(LOCK, b"")
-        what = f"workflow {name!r} ({state.workflow.status.value})" if state is not None and name else "state files"
+        if state is not None and name:
+            what = t("mirror.foreign_workflow", name=name, status=t(f"status.{state.workflow.status.value}"))
+        else:
+            what = t("mirror.foreign_files")
         return (
-            f"{settings.mirror_dir}/ holds an earlier skill set-up's {what}"
-            + (", workflow.lock locked" if lock else "")
-            + (f"; {len(self.tracked)} of its files are tracked by git" if self.tracked else "")
+            t("mirror.foreign", mirror=settings.mirror_dir, what=what)
+            + (t("mirror.foreign_locked") if lock else "")
+            + (t("mirror.foreign_tracked", n=len(self.tracked)) if self.tracked else "")
         )
 
 
@@ -355,16 +355,11 @@ def refuse_foreign(repo: git.Repo, settings: Settings, has_workflows: bool) -> l
     if found is None:
         return []
     if not has_workflows:
-        raise Refused(
-            f"{found.describe(settings)}; 'vibegit adopt' imports it as a vibegit workflow "
-            f"(or move {settings.mirror_dir}/ away first); nothing was written"
-        )
+        raise Refused(t("mirror.refused", what=found.describe(settings), mirror=settings.mirror_dir))
     if not found.tracked:
         return []
     return [
-        f"{found.describe(settings)}; {settings.state_branch} holds the workflows already, so this event rewrote "
-        f"them in vibegit's format ('git diff -- {settings.mirror_dir}' shows it; "
-        f"'git rm -r --cached {settings.mirror_dir}' stops tracking the copies)"
+        t("mirror.rewrote", what=found.describe(settings), branch=settings.state_branch, mirror=settings.mirror_dir)
     ]
 
 
@@ -419,10 +414,7 @@ def show(
     except BadInput:
         return
     if foreign(repo, settings) is not None:
-        say(
-            f"{settings.mirror_dir}/ holds state files vibegit did not write; it is left as it is until the next "
-            "event, which says what it rewrites."
-        )
+        say(t("mirror.left_foreign", mirror=settings.mirror_dir))
         return
     if shown.commits and there and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)
@@ -432,10 +424,7 @@ def show(
             except BadInput:
                 disk = None
             if disk is not None and not written.ours(name, disk):
-                say(
-                    f"{settings.mirror_dir}/{name} has edits of yours; the mirror is left as it is "
-                    "until the next event adopts them."
-                )
+                say(t("mirror.has_edits", mirror=settings.mirror_dir, name=name))
                 return
     rewrite(repo, settings, cat, commit, workflow_id, say)
 
