@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, git, run_git, workflow_path
+from tests.helpers import MIRROR, VG, bare_origin, git, run_git, workflow_path
 
 
 def test_a_workflow_in_chinese_end_to_end(repo: Path, vg: VG) -> None:
@@ -61,3 +61,12 @@ def test_lang_on_the_command_line_wins_and_english_stays_the_default(repo: Path,
     assert refused.code == 1 and "无法在此开始工作流" in refused.err
     git(repo, "config", "vibegit.lang", "zh")
     assert "## 🔄 Session recovery" in vg("status", "--lang", "en").out
+
+
+def test_sync_speaks_chinese(repo: Path, vg: VG, tmp_path: Path) -> None:
+    bare_origin(repo, tmp_path)
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("memory", "add", "user_preference", "用中文回答").code == 0
+    pushed = vg("sync")
+    assert pushed.code == 0 and "已将 vibegit/state 推送到 origin" in pushed.out
+    assert "与 origin 一致" in vg("sync").out

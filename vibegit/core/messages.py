@@ -588,4 +588,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{mirror}/{name} has edits of yours; the mirror is left as it is until the next event adopts them.",
         "{mirror}/{name} 有你的修改；镜像保持原样，直到下一个事件采纳它们。",
     ),
+    # -- sync --
+    "sync.none_there": ("{remote} has no {branch} yet.", "{remote} 上还没有 {branch}。"),
+    "sync.took": ("Took {branch} from {remote} ({commit}).", "已从 {remote} 取得 {branch}（{commit}）。"),
+    "sync.fast_forward": (
+        "Fast-forwarded {branch} by {n} event(s) from {remote}.",
+        "已从 {remote} 快进 {branch}，共 {n} 个事件。",
+    ),
+    "sync.merged": (
+        "Merged: {mine} event(s) here and {other} on {remote} had diverged; both histories are kept (merge "
+        "{commit}). Decided:",
+        "已合并：此处 {mine} 个事件与 {remote} 上 {other} 个事件分叉；两边的历史都保留（合并 {commit}）。决定：",
+    ),
+    "sync.no_conflict": ("nothing conflicted", "没有冲突"),
+    "sync.nothing_to_redact": ("Nothing to redact.", "没有需要清除的内容。"),
+    "sync.nothing": (
+        "No workflow state here nor on {remote}; nothing to sync.",
+        "此处和 {remote} 上都没有工作流状态；无需同步。",
+    ),
+    "sync.up_to_date": ("{branch} is up to date with {remote} ({commit}).", "{branch} 与 {remote} 一致（{commit}）。"),
+    "sync.pushed": ("Pushed {branch} to {remote} ({commit}).", "已将 {branch} 推送到 {remote}（{commit}）。"),
+    "sync.moved_on": ("{remote} moved on while syncing; fetching again.", "同步期间 {remote} 有更新；重新获取。"),
+    "sync.kept_moving": (
+        "{remote}'s {branch} kept moving; run 'vibegit sync' again",
+        "{remote} 的 {branch} 一直在变；请再次执行 'vibegit sync'",
+    ),
 }
