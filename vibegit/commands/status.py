@@ -11,8 +11,9 @@ from vibegit.errors import OK, BadInput
 from vibegit.infra import git, store
 
 
-def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
-    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others."""
+def status(as_json: bool, lang: str | None, workflow: str | None = None, compare: bool = False) -> int:
+    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others.
+    The snapshot is compared with the working tree in a small tree, or with ``compare``."""
     ctx = app.enter()
     e = app.facts(ctx)
     loaded = store.read_state(ctx.repo, ctx.settings)
@@ -35,7 +36,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         if rest:
             app.say(f"Running elsewhere: {workflows.others_line(rest)}")
         return OK
-    app.show_report(ctx, state, lang, e.head, rest)
+    app.show_report(ctx, state, lang, e.head, rest, compare=compare or None)
     return OK
 
 

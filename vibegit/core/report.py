@@ -40,6 +40,7 @@ TEXT = {
         "none": "none",
         "snap_same": "matches the working tree",
         "snap_differs": "differs from the working tree",
+        "snap_unchecked": "not compared with the working tree ({files:,} files: 'vibegit status --compare')",
         "line_moved": "the line is now at {line}",
         "line_similar": "the line was edited; closest match at {line}",
         "line_gone": "the line is gone from the file",
@@ -86,6 +87,7 @@ TEXT = {
         "none": "无",
         "snap_same": "与工作区一致",
         "snap_differs": "与工作区不同",
+        "snap_unchecked": "未与工作区比较（{files:,} 个文件：'vibegit status --compare'）",
         "line_moved": "该行现在位于第 {line} 行",
         "line_similar": "该行已被修改；最接近的是第 {line} 行",
         "line_gone": "该行已不在文件中",
@@ -132,6 +134,7 @@ class Observed(NamedTuple):
     line_state: str = ""  # anchors.Where.state: same, moved, similar, gone, no-file, unknown
     line: int | None = None
     snapshot_matches: bool | None = None
+    not_compared: int = 0  # files in the index when the comparison was left out for their number
 
 
 def render(
@@ -206,6 +209,8 @@ def render(
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:
             match = " · " + (t["snap_same"] if observed.snapshot_matches else t["snap_differs"])
+        elif k.snapshot and observed is not None and observed.not_compared:
+            match = " · " + t["snap_unchecked"].format(files=observed.not_compared)
         lines.append(f"- {t['snapshot']}: {clean(k.snapshot[:12]) if k.snapshot else t['none']}{match}")
         if k.action:
             lines.append(f"- {t['action']}: {clean(k.action)}")

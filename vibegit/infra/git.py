@@ -390,11 +390,6 @@ def network_env() -> dict[str, str]:
     return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
 
 
-def spawn(repo: Repo, *args: str) -> subprocess.Popen[bytes]:
-    """Start ``git ARGS`` and go on; the caller reads its stdout (stderr is dropped)."""
-    return subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-
-
 def resolve(repo: Repo, rev: str) -> str | None:
     """The object id ``rev`` names, or None (``rev-parse -q --verify``)."""
     return repo.git("rev-parse", "-q", "--verify", rev, check=False).stdout.decode().strip() or None
@@ -419,7 +414,9 @@ def head_commit(repo: Repo) -> str | None:
 
 
 def head_tree(repo: Repo) -> str | None:
-    return resolve(repo, "HEAD^{tree}")
+    """HEAD's tree, None on an unborn branch (asked of the shared reader)."""
+    found = reader(repo).get("HEAD^{tree}")
+    return found[1] if found is not None and found[0] == "tree" else None
 
 
 def reflog_tip(repo: Repo, ref: str) -> str | None:
