@@ -19,7 +19,8 @@ UNCHECKED = "not compared with the working tree"
 
 
 def git_processes(vg: VG, monkeypatch: pytest.MonkeyPatch, trace: Path, *args: str) -> list[str]:
-    """The git commands ``vibegit ARGS`` starts itself (their own children left out), in order."""
+    """The git commands ``vibegit ARGS`` starts itself (their own children left out), sorted
+    (some run at once)."""
     trace.unlink(missing_ok=True)
     monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
     try:
@@ -27,7 +28,7 @@ def git_processes(vg: VG, monkeypatch: pytest.MonkeyPatch, trace: Path, *args: s
     finally:
         monkeypatch.delenv("GIT_TRACE2_EVENT")
     events = [json.loads(line) for line in trace.read_text().splitlines()]
-    return [e["argv"][1] for e in events if e["event"] == "start" and "/" not in e["sid"]]
+    return sorted(e["argv"][1] for e in events if e["event"] == "start" and "/" not in e["sid"])
 
 
 def test_the_comparison_is_right_after_an_edit_a_touch_and_a_checkout(dirty_repo: Path, vg: VG) -> None:
@@ -93,14 +94,41 @@ def test_git_processes_per_command(dirty_repo: Path, vg: VG, monkeypatch: pytest
     trace = tmp_path / "trace.json"
     assert vg("start", "vibe-code", "--goal", "g").code == 0
     event = ["rev-parse", "config", "cat-file", "update-ref"]
-    assert git_processes(vg, monkeypatch, trace, "task", "add", "T-1", "x") == event
-    snap = ["add", "write-tree", "diff-tree"]  # HEAD's tree comes from cat-file
-    assert git_processes(vg, monkeypatch, trace, "checkpoint") == [*event[:3], *snap, "update-ref"]
-    assert git_processes(vg, monkeypatch, trace, "status") == [*event[:3], "add", "write-tree"]
-    assert git_processes(vg, monkeypatch, trace, "status", "--json") == event[:3]
+    assert git_processes(vg, monkeypatch, trace, "task", "add", "T-1", "x") == sorted(event)
+    read = event[:3]
+    snap = ["add", "diff-index", "write-tree"]  # HEAD's tree comes from cat-file; the last two run at once
+    assert git_processes(vg, monkeypatch, trace, "checkpoint") == sorted([*event, *snap])
+    assert git_processes(vg, monkeypatch, trace, "status") == sorted([*read, "add", "write-tree"])
+    assert git_processes(vg, monkeypatch, trace, "status", "--json") == sorted(read)
     monkeypatch.setattr(snapshot, "COMPARE_LIMIT", 2)
-    assert git_processes(vg, monkeypatch, trace, "status") == event[:3]
+    assert git_processes(vg, monkeypatch, trace, "status") == sorted(read)
     monkeypatch.setattr(snapshot, "COMPARE_LIMIT", 10**9)
     pause = git_processes(vg, monkeypatch, trace, "pause")
-    assert pause == [*event[:3], *snap, "update-ref"]  # the report reuses the snapshot: no second scan
+    assert pause == sorted([*event, *snap])  # the report reuses the snapshot: no second scan
     assert SAME in vg("status").out
+
+
+def test_the_size_check_sees_staged_unstaged_and_untracked_files_only(
+    repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    monkeypatch.setattr(snapshot, "MAX_FILE", 1 << 10)
+    (repo / "committed.bin").write_bytes(b"c" * 4096)
+    git(repo, "add", "committed.bin")
+    git(repo, "commit", "-q", "-m", "big but committed")
+    (repo / "small.txt").write_text("fine\n")
+    assert vg("checkpoint").code == 0  # committed.bin is HEAD's: it travels with the project, not the snapshot
+    tip = git(repo, "rev-parse", "vibegit/state")
+    for name, how in (("staged.bin", "staged"), ("edited.bin", "unstaged"), ("new.bin", "untracked")):
+        (repo / name).write_bytes(b"x" * 2048)
+        if how != "untracked":
+            git(repo, "add", name)
+        if how == "unstaged":
+            git(repo, "commit", "-q", "-m", "small at first", "--", name)
+            (repo / name).write_bytes(b"y" * 4096)
+        result = vg("checkpoint")
+        assert result.code == 2 and f"{name}: 0 MiB is too large to carry in a snapshot" in result.err
+        assert git(repo, "rev-parse", "vibegit/state") == tip  # nothing written
+        (repo / name).unlink()
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"{name} gone", "--allow-empty")

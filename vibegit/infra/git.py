@@ -390,6 +390,21 @@ def network_env() -> dict[str, str]:
     return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
 
 
+def spawn(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start ``git ARGS`` and go on; ``finish`` collects it."""
+    return subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def finish(proc: subprocess.Popen[bytes]) -> bytes:
+    """The output of a git process ``spawn`` started; a failure becomes one readable line."""
+    stdout, stderr = proc.communicate()
+    if proc.returncode:
+        args = [str(a) for a in proc.args[1:4]] if isinstance(proc.args, list) else []
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+        raise GitError(f"git {' '.join(args)} failed: {reason(done)}")
+    return stdout
+
+
 def resolve(repo: Repo, rev: str) -> str | None:
     """The object id ``rev`` names, or None (``rev-parse -q --verify``)."""
     return repo.git("rev-parse", "-q", "--verify", rev, check=False).stdout.decode().strip() or None

@@ -67,24 +67,31 @@ def working_tree(repo: git.Repo) -> str:
 
 def take(repo: git.Repo) -> str | None:
     """A snapshot of uncommitted work, or None when the tree equals HEAD's."""
+    base = head_tree(repo)  # asked of the command's cat-file process: no git process of its own
     try:
-        tree = working_tree(repo)
+        with temp_index(repo, copy=True) as env:
+            git.run(["add", "-A"], cwd=repo.toplevel, env=env)
+            # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
+            changed = git.spawn([*_DIFF_INDEX, base], cwd=repo.toplevel, env=env)
+            try:
+                tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
+            finally:
+                raw = git.finish(changed)
     except GitError as err:
         raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
-    base = head_tree(repo)  # asked of the command's cat-file process: no git process of its own
     if tree == base:
         return None
-    check_sizes(repo, base, tree)
+    check_sizes(repo, parse_raw(raw))
     return tree
 
 
 MAX_FILE = 50 << 20  # a snapshot travels with every push of the state branch
 
 
-def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
+def check_sizes(repo: git.Repo, changes: dict[str, Change]) -> None:
     """Refuse a snapshot that would carry a file over MAX_FILE to the remote
     (sized in the working tree it was just built from: no extra git process)."""
-    for path, change in diff(repo, base, tree).items():
+    for path, change in changes.items():
         if change.new is None or not change.new.mode.startswith("100"):
             continue
         try:
@@ -144,12 +151,17 @@ class Change(NamedTuple):
     new: Side | None
 
 
+_DIFF_INDEX = ["diff-index", "--cached", "-r", "-z", "--no-renames", "--no-ext-diff"]
+
+
 def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
     """Paths that differ between trees ``a`` and ``b`` (no rename detection)."""
-    raw = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout.decode(
-        errors="surrogateescape"
-    )
-    parts = raw.split("\0")
+    return parse_raw(repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout)
+
+
+def parse_raw(out: bytes) -> dict[str, Change]:
+    """The changes of git's ``-z`` raw diff output, by path."""
+    parts = out.decode(errors="surrogateescape").split("\0")
     changes: dict[str, Change] = {}
     i = 0
     while i + 1 < len(parts):
