@@ -139,13 +139,9 @@ def measure(quick: bool = False) -> list[Row]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> int:
+if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10,000 files, fewer runs")
-    rows = measure(parser.parse_args().quick)
-    print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    measured = measure(parser.parse_args().quick)
+    print(table(measured))
+    raise SystemExit(0 if all(r.passed for r in measured) else 1)
