@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import VG, git
+from vibegit.errors import GitError
+from vibegit.infra import git as vgit
 from vibegit.infra import snapshot
 
 SAME = "matches the working tree"
@@ -79,7 +81,7 @@ def test_a_big_index_is_compared_only_when_asked(dirty_repo: Path, vg: VG, monke
 def test_an_unreadable_index_header_falls_back_to_comparing(dirty_repo: Path, vg: VG) -> None:
     assert vg("start", "vibe-code", "--goal", "g").code == 0
     assert vg("checkpoint").code == 0
-    repo = snapshot.git.find_repo(dirty_repo)
+    repo = vgit.find_repo(dirty_repo)
     assert snapshot.tracked_files(repo) == 3
     index = dirty_repo / ".git" / "index"
     index.rename(dirty_repo / ".git" / "index.real")
@@ -134,3 +136,14 @@ def test_the_size_check_sees_staged_unstaged_and_untracked_files_only(
         (repo / name).unlink()
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", f"{name} gone", "--allow-empty")
+
+
+def test_a_background_git_process_runs_to_the_end_and_fails_in_one_line(repo: Path) -> None:
+    big = ("x" * 99 + "\n") * 3000  # 300 kB: more than a pipe holds
+    oid = git(repo, "hash-object", "-w", "--stdin", input=big)
+    with vgit.background(["cat-file", "blob", oid], cwd=repo) as out:
+        assert git(repo, "rev-parse", "HEAD")  # meanwhile, another git process
+        assert out().decode() == big
+    with vgit.background(["rev-parse", "--verify", "no-such-rev"], cwd=repo) as out, pytest.raises(GitError) as err:
+        out()
+    assert str(err.value).startswith("git rev-parse --verify no-such-rev failed: fatal:")

@@ -17,7 +17,8 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -390,19 +391,27 @@ def network_env() -> dict[str, str]:
     return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
 
 
-def spawn(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """Start ``git ARGS`` and go on; ``finish`` collects it."""
-    return subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@contextmanager
+def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+    """Run ``git ARGS`` while the block runs, its output going to temporary
+    files (a full pipe would stop it halfway); the block gets a function that
+    waits for it and returns its output (a failure: one readable line)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
 
+        def result() -> bytes:
+            code = proc.wait()
+            out.seek(0)
+            err.seek(0)
+            done = subprocess.CompletedProcess(args, code, out.read(), err.read())
+            if code:
+                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
+            return done.stdout
 
-def finish(proc: subprocess.Popen[bytes]) -> bytes:
-    """The output of a git process ``spawn`` started; a failure becomes one readable line."""
-    stdout, stderr = proc.communicate()
-    if proc.returncode:
-        args = [str(a) for a in proc.args[1:4]] if isinstance(proc.args, list) else []
-        done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
-        raise GitError(f"git {' '.join(args)} failed: {reason(done)}")
-    return stdout
+        try:
+            yield result
+        finally:
+            proc.wait()  # never left running
 
 
 def resolve(repo: Repo, rev: str) -> str | None:

@@ -72,11 +72,9 @@ def take(repo: git.Repo) -> str | None:
         with temp_index(repo, copy=True) as env:
             git.run(["add", "-A"], cwd=repo.toplevel, env=env)
             # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
-            changed = git.spawn([*_DIFF_INDEX, base], cwd=repo.toplevel, env=env)
-            try:
+            with git.background([*_DIFF_INDEX, base], cwd=repo.toplevel, env=env) as changed:
                 tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
-            finally:
-                raw = git.finish(changed)
+                raw = changed()
     except GitError as err:
         raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
     if tree == base:
