@@ -8,7 +8,9 @@
 
 The repositories are built once per run in a temporary directory (the big
 one with ``git fast-import``); the variants of a row run interleaved, after
-a warm-up, and each prints min / median / max and the machine's load.
+a warm-up, and each prints min / median / max and the machine's load; a
+row whose verdict on the minimums differs from its verdict on the medians
+is marked "inside the noise".
 
     python benchmarks/trees.py [--quick]
 """
@@ -60,6 +62,14 @@ def median(times: list[float]) -> float:
     return statistics.median(times)
 
 
+def within(limit: float, measured: list[float], baseline: list[float], minus: list[float] | None = None) -> str:
+    """The row's name suffix: " (inside the noise)" when its verdict on the
+    minimums differs from its verdict on the medians (``measured − minus ≤
+    limit × baseline``)."""
+    verdicts = {pick(measured) - (pick(minus) if minus else 0) <= limit * pick(baseline) for pick in (min, median)}
+    return " (inside the noise)" if len(verdicts) > 1 else ""
+
+
 def measure(quick: bool = False) -> list[Row]:
     runs = 5 if quick else 11
     files, dirty = (10_000, 100) if quick else (100_000, 1_000)
@@ -83,7 +93,7 @@ def measure(quick: bool = False) -> list[Row]:
         report(f"checkpoint, {mid_files}", times)
         rows.append(
             ratio_row(
-                f"checkpoint ({mid_files})",
+                f"checkpoint ({mid_files})" + within(2, times["checkpoint"], times["git stash create"]),
                 median(times["checkpoint"]),
                 "git stash create",
                 median(times["git stash create"]),
@@ -106,7 +116,8 @@ def measure(quick: bool = False) -> list[Row]:
             runs,
         )
         report(f"status, {size}", times)
-        rows.append(ratio_row(f"status in {size}", median(times["big"]), "small repo", median(times["small"]), 1.25))
+        name = f"status in {size}" + within(1.25, times["big"], times["small"])
+        rows.append(ratio_row(name, median(times["big"]), "small repo", median(times["small"]), 1.25))
 
         stash = (None, run_cmd(big, env, "git", "stash", "create"))
         for verb in ("checkpoint", "pause"):
@@ -126,7 +137,8 @@ def measure(quick: bool = False) -> list[Row]:
             base = median(times["git stash create (big)"])
             rows.append(
                 Row(
-                    f"{verb} in {size}: big − small ({median(times['big']):.0f} − {median(times['small']):.0f} ms)",
+                    f"{verb} in {size}: big − small ({median(times['big']):.0f} − {median(times['small']):.0f} ms)"
+                    + within(1.5, times["big"], times["git stash create (big)"], times["small"]),
                     added,
                     "git stash create (big)",
                     base,
