@@ -263,11 +263,19 @@ def event(rule: Callable[..., tuple[State, Event]], *args: object, workflow: str
 
 
 def show_report(
-    ctx: Context, state: State, lang: str | None, head: str | None, others: list[workflows.Summary] | None = None
+    ctx: Context,
+    state: State,
+    lang: str | None,
+    head: str | None,
+    others: list[workflows.Summary] | None = None,
+    *,
+    compare: bool | None = None,
+    taken: str | None = None,
 ) -> None:
     """The report (in ``lang``, else the vibegit.lang setting), with where the
-    anchor and snapshot stand now and the other workflows of the repository."""
-    observed = snapshot.observe(ctx.repo, state)
+    anchor and snapshot stand now (``snapshot.observe``: ``compare``, and the
+    snapshot ``taken`` just now) and the other workflows of the repository."""
+    observed = snapshot.observe(ctx.repo, state, compare, taken)
     say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
 
 

@@ -254,12 +254,23 @@ def resume(
 
 
 @parser.command()
-def status(as_json: bool = Json, lang: Optional[str] = Lang, workflow: Optional[str] = WorkflowName) -> int:
+def status(
+    as_json: bool = Json,
+    lang: Optional[str] = Lang,
+    workflow: Optional[str] = WorkflowName,
+    compare: bool = typer.Option(
+        False, "--compare", help="Compare the snapshot with the working tree even in a tree of over 5,000 files."
+    ),
+) -> int:
     """The recovery report of this worktree's workflow, or its state as JSON
-    (schema 2: with its id and the other workflows). (/vibe-state)"""
+    (schema 2: with its id and the other workflows). (/vibe-state)
+
+    The report says whether the checkpoint's snapshot matches the working
+    tree; that scans every file, so above 5,000 files in the index it is
+    done only with --compare."""
     from vibegit.commands import status as status_
 
-    return status_.status(as_json, _lang(lang), workflow)
+    return status_.status(as_json, _lang(lang), workflow, compare)
 
 
 @parser.command("list")

@@ -13,8 +13,9 @@ from vibegit.errors import OK, BadInput
 from vibegit.infra import git, mirror, store
 
 
-def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
-    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others."""
+def status(as_json: bool, lang: str | None, workflow: str | None = None, compare: bool = False) -> int:
+    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others.
+    The snapshot is compared with the working tree in a small tree, or with ``compare``."""
     ctx = app.enter()
     e = app.facts(ctx)
     loaded = store.read_state(ctx.repo, ctx.settings)
@@ -43,7 +44,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         if rest:
             app.say(t("cmd.running_elsewhere", others=workflows.others_line(rest)))
         return OK
-    app.show_report(ctx, state, lang, e.head, rest)
+    app.show_report(ctx, state, lang, e.head, rest, compare=compare or None)
     return OK
 
 

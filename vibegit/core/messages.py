@@ -96,6 +96,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.detached": ("detached", "分离 HEAD"),
     "report.snap_same": ("matches the working tree", "与工作区一致"),
     "report.snap_differs": ("differs from the working tree", "与工作区不同"),
+    "report.snap_unchecked": (
+        "not compared with the working tree ({files} files: 'vibegit status --compare')",
+        "未与工作区比较（{files} 个文件：'vibegit status --compare'）",
+    ),
     "report.line_moved": ("the line is now at {line}", "该行现在位于第 {line} 行"),
     "report.line_similar": ("the line was edited; closest match at {line}", "该行已被修改；最接近的是第 {line} 行"),
     "report.line_gone": ("the line is gone from the file", "该行已不在文件中"),

@@ -45,6 +45,7 @@ class Observed(NamedTuple):
     line_state: str = ""  # anchors.Where.state: same, moved, similar, gone, no-file, unknown
     line: int | None = None
     snapshot_matches: bool | None = None
+    not_compared: int = 0  # files in the index when the comparison was left out for their number
 
 
 def render(
@@ -123,6 +124,8 @@ def render(
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:
             match = " · " + (say("snap_same") if observed.snapshot_matches else say("snap_differs"))
+        elif k.snapshot and observed is not None and observed.not_compared:
+            match = " · " + say("snap_unchecked", files=f"{observed.not_compared:,}")
         lines.append(f"- {say('snapshot')}: {clean(k.snapshot[:12]) if k.snapshot else say('none')}{match}")
         if k.action:
             lines.append(f"- {say('action')}: {clean(k.action)}")
