@@ -51,15 +51,15 @@ CHAINED = ".vibegit-chained"
 LEGACY = ".legacy"  # the pre-commit framework runs NAME.legacy first
 LEFTHOOK_OLD = ".old"  # lefthook renames a hook it did not write to NAME.old (and never runs it)
 PRIVATE = Path("vibegit") / "hooks"  # under the git common dir
+FRAMEWORK_ENTRY = "vibegit-hook"  # the pre-commit framework's entry (hooks/, installed as a script)
+FRAMEWORK_HOOKS = ("pre-commit", "post-checkout", "pre-push", "post-rewrite")  # .pre-commit-hooks.yaml's stages
 
 
 def _resource(name: str) -> str:
     return (resources.files("vibegit.infra") / "shims" / name).read_text(encoding="utf-8")
 
 
-def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
-    """The shim for hook ``name`` (shims/head.sh, NAME.early.sh if any, lib.sh,
-    then NAME.sh); ``python`` empty means ``vibegit`` on PATH."""
+def _fill(text: str, python: str = "", name: str = "", created: Sequence[str] = ()) -> str:
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -69,13 +69,37 @@ def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
         "@CHAINED@": CHAINED,
         "@PYTHON@": shlex.quote(python),
         "@BOOT@": boot,
+        "@FRAMEWORK_HOOKS@": ", ".join(FRAMEWORK_HOOKS),
     }
+    return re.sub("|".join(values), lambda m: values[m.group(0)], text)
+
+
+def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
+    """The shim for hook ``name`` (shims/head.sh, NAME.early.sh if any, lib.sh,
+    then NAME.sh); ``python`` empty means ``vibegit`` on PATH."""
     early = f"{name}.early.sh"  # what may leave before the shared functions are parsed
     has_early = (resources.files("vibegit.infra") / "shims" / early).is_file()
     text = (
         _resource("head.sh") + (_resource(early) if has_early else "") + _resource("lib.sh") + _resource(f"{name}.sh")
     )
-    return re.sub("|".join(values), lambda m: values[m.group(0)], text)
+    return _fill(text, python, name, created)
+
+
+def _wanted(name: str) -> str:
+    """The ``wanted`` function of hook ``name``'s shim (shims/NAME.sh), as it is written there."""
+    found = re.search(r"^wanted\(\) \{.*?^\}\n", _resource(f"{name}.sh"), re.M | re.S)
+    if found is None:
+        raise AssertionError(f"shims/{name}.sh has no wanted() function")
+    return found.group(0)
+
+
+def framework_script() -> str:
+    """``vibegit-hook NAME``, the pre-commit framework's entry: the raw shims'
+    lib.sh and each hook's own ``wanted`` check, one ``case`` arm per hook,
+    then vibegit on PATH only when the check says a workflow may be concerned."""
+    arms = "".join(f"{name})\n{_wanted(name)};;\n" for name in FRAMEWORK_HOOKS)
+    text = _resource("framework.head.sh") + _resource("lib.sh") + "\ncase $hook in\n" + arms
+    return _fill(text + _resource("framework.tail.sh"))
 
 
 def caller_line(name: str) -> str:
@@ -541,9 +565,11 @@ def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
 
 
 def write_shipped(directory: Path) -> None:
-    """Regenerate the repository's hooks/ (shims that find ``vibegit`` on PATH)."""
+    """Regenerate the repository's hooks/ (shims that find ``vibegit`` on PATH,
+    and the pre-commit framework's entry)."""
     for name in HOOK_NAMES:
         fs.write(directory, name, script(name).encode(), 0o755)
+    fs.write(directory, FRAMEWORK_ENTRY, framework_script().encode(), 0o755)
 
 
 if __name__ == "__main__":  # python -m vibegit.infra.hookfiles, from the repository root
