@@ -59,7 +59,9 @@ def _resource(name: str) -> str:
     return (resources.files("vibegit.infra") / "shims" / name).read_text(encoding="utf-8")
 
 
-def _fill(text: str, python: str = "", name: str = "", created: Sequence[str] = ()) -> str:
+def _fill(
+    text: str, python: str = "", name: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")
+) -> str:
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -69,20 +71,36 @@ def _fill(text: str, python: str = "", name: str = "", created: Sequence[str] = 
         "@CHAINED@": CHAINED,
         "@PYTHON@": shlex.quote(python),
         "@BOOT@": boot,
+        "@GIT_EXEC@": shlex.quote(paths[0]),
+        "@GIT_SYSTEM@": shlex.quote(paths[1]),
         "@FRAMEWORK_HOOKS@": ", ".join(FRAMEWORK_HOOKS),
     }
     return re.sub("|".join(values), lambda m: values[m.group(0)], text)
 
 
-def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
+def script(name: str, python: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")) -> str:
     """The shim for hook ``name`` (shims/head.sh, NAME.early.sh if any, lib.sh,
-    then NAME.sh); ``python`` empty means ``vibegit`` on PATH."""
+    then NAME.sh); ``python`` empty means ``vibegit`` on PATH. ``paths``: git's
+    exec path and system config file (``git_paths``), under which the shim
+    reads the settings in sh; empty: ``git config`` always reads them."""
     early = f"{name}.early.sh"  # what may leave before the shared functions are parsed
     has_early = (resources.files("vibegit.infra") / "shims" / early).is_file()
     text = (
         _resource("head.sh") + (_resource(early) if has_early else "") + _resource("lib.sh") + _resource(f"{name}.sh")
     )
-    return _fill(text, python, name, created)
+    return _fill(text, python, name, created, paths)
+
+
+def git_paths(cwd: Path | None = None) -> tuple[str, str]:
+    """git's exec path and the system config file it reads (its editor, set to
+    ``echo``, is handed that file's name); ("", "") when either is unknown."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM")}
+    exec_path = git.run(["--exec-path"], cwd=cwd, check=False)
+    system = git.run(["config", "--system", "--edit"], cwd=cwd, check=False, env={**env, "GIT_EDITOR": "echo"})
+    found = [git.text(p.stdout).strip() if p.returncode == 0 else "" for p in (exec_path, system)]
+    if not all(os.path.isabs(f) and "\n" not in f for f in found):
+        return "", ""
+    return found[0], found[1]
 
 
 def _wanted(name: str) -> str:
@@ -282,25 +300,27 @@ def say(text: str) -> None:
     print("\n".join(escape_path(line).replace("\\u0009", "\t") for line in text.split("\n")), flush=True)
 
 
-def _plan(name: str, directory: Path, python: str, created: list[str], problems: list[str]) -> Plan:
+def _plan(
+    name: str, directory: Path, python: str, created: list[str], problems: list[str], paths: tuple[str, str]
+) -> Plan:
     path = directory / name
     who = owner(path)
     if who == "vibegit":
-        text = script(name, python, _created(path))
+        text = script(name, python, _created(path), paths)
         return Plan(name, "same" if path.read_text() == text else "update", path, text)
     if who == "none":
-        return Plan(name, "new", path, script(name, python, created))
+        return Plan(name, "new", path, script(name, python, created, paths))
     if who == "pre-commit":  # the framework runs NAME.legacy first, with the same arguments
         legacy = directory / (name + LEGACY)
         if os.path.lexists(legacy) and not is_ours(legacy) and os.path.lexists(str(legacy) + CHAINED):
             problems.append(f"{legacy} is not vibegit's and {legacy.name}{CHAINED} exists too; move one of them away")
-        return Plan(name, "legacy", legacy, script(name, python), "pre-commit")
+        return Plan(name, "legacy", legacy, script(name, python, (), paths), "pre-commit")
     if who in ("husky", "lefthook"):
-        return Plan(name, "manager", path, script(name, python), who)
+        return Plan(name, "manager", path, script(name, python, (), paths), who)
     chained = directory / (name + CHAINED)
     if os.path.lexists(chained):
         problems.append(f"{path} is not vibegit's and {chained.name} exists too; move one of them away")
-    return Plan(name, "chain", path, script(name, python, created), who)
+    return Plan(name, "chain", path, script(name, python, created, paths), who)
 
 
 def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: Path | None = None) -> int:
@@ -317,7 +337,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     missing = _missing_dirs(directory)
     created = [str(d) for d in missing]
     problems: list[str] = []
-    plans = [_plan(name, directory, python, created, problems) for name in names]
+    paths = git_paths(cwd)
+    plans = [_plan(name, directory, python, created, problems, paths) for name in names]
     if problems:
         raise Refused("; ".join(problems) + ", then run 'vibegit install' again (nothing was changed)")
     if missing and hooks_at.rel:
@@ -327,7 +348,7 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
         directory.mkdir(parents=True)
     private = Dir(where.private, where.common, str(PRIVATE))
     for plan in plans:
-        private.write(plan.name, script(plan.name, python))
+        private.write(plan.name, script(plan.name, python, (), paths))
         _carry_out(plan, hooks_at)
     for d in reversed(missing):
         say(f"created {d} (uninstall removes it again when empty)")

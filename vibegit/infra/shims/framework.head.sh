@@ -4,6 +4,7 @@
 # pieces (vibegit/infra/shims): the same sh check decides, and Python starts
 # only when a workflow may be concerned.
 VIBEGIT_PYTHON=  # 'vibegit' on PATH: the one installed beside this script first
+VIBEGIT_GIT= VIBEGIT_GIT_SYSTEM=  # unknown here: git config reads the settings
 case $0 in */*) [ ! -x "${0%/*}/vibegit" ] || PATH=${0%/*}:$PATH ;; esac
 hook=$1
 [ $# -eq 0 ] || shift

@@ -5,6 +5,7 @@
 # The state branch is asked in sh first, so git pays no Python start-up
 # when no workflow runs on this branch.
 VIBEGIT_PYTHON=@PYTHON@
+VIBEGIT_GIT=@GIT_EXEC@ VIBEGIT_GIT_SYSTEM=@GIT_SYSTEM@  # git's exec path and system config at install
 hook=@NAME@
 # The hook this one chained is found by this file's own name: run as
 # NAME.legacy (the pre-commit framework) or NAME.old (lefthook) it chains

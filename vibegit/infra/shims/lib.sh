@@ -1,6 +1,7 @@
 state_branch() {  # $branch, $mirror and $policy from git config; branch=? when sh cannot be sure
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
 	branch=vibegit/state mirror=project_document/.ai_state policy=always
+	if no_settings; then branch=refs/heads/$branch; return 0; fi  # the common case, without a git process
 	git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$' >/dev/null
 	case $? in 1) branch=refs/heads/$branch; return 0 ;; esac  # none is set (the common case): no subshell
 	conf=$(git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$')
@@ -33,9 +34,43 @@ key_of() {  # $key: branch $1 as vibegit names its entry under branches/ ('%' an
 	while :; do case $rest in */*) key=$key${rest%%/*}%2F; rest=${rest#*/} ;; *) key=$key$rest; break ;; esac; done
 }
 
-head_key() {  # $key of HEAD's branch (.detached on a detached HEAD); empty when sh cannot tell
+git_dir() {  # $gitdir: this worktree's git dir (a linked worktree's .git file names it)
 	gitdir=${GIT_DIR:-.git}
 	if [ -f "$gitdir" ]; then read -r gitdir <"$gitdir" && gitdir=${gitdir#gitdir: }; fi
+}
+
+plain_config() {  # config file $1 can neither set vibegit.* nor bring in another file (absent: it cannot)
+	[ -e "$1" ] || return 0
+	[ -f "$1" ] && [ -r "$1" ] || return 1
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in *[Vv][Ii][Bb][Ee][Gg][Ii][Tt]*|*[Ii][Nn][Cc][Ll][Uu][Dd][Ee]*) return 1 ;; esac
+	done <"$1"
+}
+
+no_settings() {  # sure, without a git process, that no vibegit.* setting is set; any doubt: false (git config reads them)
+	# only under the git that 'vibegit install' asked (git puts its exec path first on a hook's PATH)
+	[ -n "$VIBEGIT_GIT" ] && [ -n "$VIBEGIT_GIT_SYSTEM" ] && [ "${PATH%%:*}" = "$VIBEGIT_GIT" ] || return 1
+	[ -z "${GIT_CONFIG_PARAMETERS-}${GIT_CONFIG_COUNT-}${GIT_CONFIG-}" ] || return 1  # git -c, GIT_CONFIG_KEY_n
+	[ -n "${HOME-}" ] && [ -n "${GIT_CONFIG_GLOBAL-x}" ] && [ -n "${GIT_CONFIG_SYSTEM-x}" ] || return 1
+	git_dir
+	common=${GIT_COMMON_DIR-}
+	if [ -z "$common" ]; then
+		common=$gitdir
+		if [ -f "$gitdir/commondir" ]; then
+			read -r common <"$gitdir/commondir" || return 1
+			case $common in /*) ;; *) common=$gitdir/$common ;; esac
+		fi
+	fi
+	[ -f "$common/config" ] || return 1
+	# every file git may read (more is only slower): system, global, XDG, the repository's, the worktree's
+	for file in "$VIBEGIT_GIT_SYSTEM" "${GIT_CONFIG_SYSTEM-}" "${GIT_CONFIG_GLOBAL-}" "$HOME/.gitconfig" \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config" "$common/config" "$gitdir/config.worktree"; do
+		[ -z "$file" ] || plain_config "$file" || return 1
+	done
+}
+
+head_key() {  # $key of HEAD's branch (.detached on a detached HEAD); empty when sh cannot tell
+	git_dir
 	head=
 	[ -r "$gitdir/HEAD" ] && read -r head <"$gitdir/HEAD"
 	case $head in
