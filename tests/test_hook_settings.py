@@ -51,6 +51,14 @@ def _global(repo: Path, home: Path, mp: pytest.MonkeyPatch) -> None:
         f.write(CONFIG_TEXT)
 
 
+ALIASES = "[alias]\n" + "".join(f"\ta{n} = log --graph --oneline --decorate {n}\n" for n in range(80))  # 3 KiB
+
+
+def _global_far_down(repo: Path, home: Path, mp: pytest.MonkeyPatch) -> None:
+    with (home / ".gitconfig").open("a") as f:
+        f.write(ALIASES + CONFIG_TEXT)
+
+
 def _xdg(repo: Path, home: Path, mp: pytest.MonkeyPatch) -> None:
     mp.delenv("GIT_CONFIG_GLOBAL")
     (home / ".config" / "git").mkdir(parents=True)
@@ -89,6 +97,7 @@ def _env(repo: Path, home: Path, mp: pytest.MonkeyPatch) -> None:
 PLACES: dict[str, Callable[[Path, Path, pytest.MonkeyPatch], None]] = {
     "local": _local,
     "global": _global,
+    "global, past 2 KiB": _global_far_down,
     "xdg": _xdg,
     "system": _system,
     "include": _include,
@@ -96,6 +105,14 @@ PLACES: dict[str, Callable[[Path, Path, pytest.MonkeyPatch], None]] = {
     "worktree config": _worktree_config,
     "GIT_CONFIG_COUNT": _env,
 }
+
+
+def test_past_2_kib_of_config_git_config_reads_it(hooked: Path, tmp_path: Path, hermetic: Path) -> None:
+    """sh reads a byte per system call: past 2 KiB in all, one git process is quicker."""
+    with (hermetic / ".gitconfig").open("a") as f:
+        f.write(ALIASES)
+    code, _, trace = traced_commit(hooked, tmp_path)
+    assert code == 0 and READ in trace
 
 
 @pytest.mark.parametrize("place", PLACES)

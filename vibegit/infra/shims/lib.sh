@@ -44,6 +44,8 @@ plain_config() {  # config file $1 can neither set vibegit.* nor bring in anothe
 	[ -f "$1" ] && [ -r "$1" ] || return 1
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in *[Vv][Ii][Bb][Ee][Gg][Ii][Tt]*|*[Ii][Nn][Cc][Ll][Uu][Dd][Ee]*) return 1 ;; esac
+		unread=$((unread - ${#line} - 1))
+		[ "$unread" -ge 0 ] || return 1  # sh reads a byte per system call: past 2 KiB in all, git config is quicker
 	done <"$1"
 }
 
@@ -62,9 +64,11 @@ no_settings() {  # sure, without a git process, that no vibegit.* setting is set
 		fi
 	fi
 	[ -f "$common/config" ] || return 1
-	# every file git may read (more is only slower): system, global, XDG, the repository's, the worktree's
-	for file in "$VIBEGIT_GIT_SYSTEM" "${GIT_CONFIG_SYSTEM-}" "${GIT_CONFIG_GLOBAL-}" "$HOME/.gitconfig" \
-		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config" "$common/config" "$gitdir/config.worktree"; do
+	unread=2048
+	# every file git may read (more is only slower), where a setting is likeliest first:
+	# the repository's, the worktree's, system, global, XDG
+	for file in "$common/config" "$gitdir/config.worktree" "$VIBEGIT_GIT_SYSTEM" "${GIT_CONFIG_SYSTEM-}" \
+		"${GIT_CONFIG_GLOBAL-}" "$HOME/.gitconfig" "${XDG_CONFIG_HOME:-$HOME/.config}/git/config"; do
 		[ -z "$file" ] || plain_config "$file" || return 1
 	done
 }
