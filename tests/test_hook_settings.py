@@ -97,7 +97,7 @@ def _env(repo: Path, home: Path, mp: pytest.MonkeyPatch) -> None:
 PLACES: dict[str, Callable[[Path, Path, pytest.MonkeyPatch], None]] = {
     "local": _local,
     "global": _global,
-    "global, past 2 KiB": _global_far_down,
+    "global, past 1 KiB": _global_far_down,
     "xdg": _xdg,
     "system": _system,
     "include": _include,
@@ -107,8 +107,8 @@ PLACES: dict[str, Callable[[Path, Path, pytest.MonkeyPatch], None]] = {
 }
 
 
-def test_past_2_kib_of_config_git_config_reads_it(hooked: Path, tmp_path: Path, hermetic: Path) -> None:
-    """sh reads a byte per system call: past 2 KiB in all, one git process is quicker."""
+def test_past_1_kib_of_config_git_config_reads_it(hooked: Path, tmp_path: Path, hermetic: Path) -> None:
+    """sh reads a byte per system call: past 1 KiB in all, one git process is quicker."""
     with (hermetic / ".gitconfig").open("a") as f:
         f.write(ALIASES)
     code, _, trace = traced_commit(hooked, tmp_path)

@@ -45,7 +45,7 @@ plain_config() {  # config file $1 can neither set vibegit.* nor bring in anothe
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in *[Vv][Ii][Bb][Ee][Gg][Ii][Tt]*|*[Ii][Nn][Cc][Ll][Uu][Dd][Ee]*) return 1 ;; esac
 		unread=$((unread - ${#line} - 1))
-		[ "$unread" -ge 0 ] || return 1  # sh reads a byte per system call: past 2 KiB in all, git config is quicker
+		[ "$unread" -ge 0 ] || return 1  # sh reads a byte per system call: past 1 KiB in all, git config is quicker
 	done <"$1"
 }
 
@@ -64,12 +64,14 @@ no_settings() {  # sure, without a git process, that no vibegit.* setting is set
 		fi
 	fi
 	[ -f "$common/config" ] || return 1
-	unread=2048
+	unread=1024 previous=
 	# every file git may read (more is only slower), where a setting is likeliest first:
 	# the repository's, the worktree's, system, global, XDG
 	for file in "$common/config" "$gitdir/config.worktree" "$VIBEGIT_GIT_SYSTEM" "${GIT_CONFIG_SYSTEM-}" \
 		"${GIT_CONFIG_GLOBAL-}" "$HOME/.gitconfig" "${XDG_CONFIG_HOME:-$HOME/.config}/git/config"; do
-		[ -z "$file" ] || plain_config "$file" || return 1
+		case $file in '' | "$previous") continue ;; esac  # the same file twice (GIT_CONFIG_GLOBAL=~/.gitconfig)
+		previous=$file
+		plain_config "$file" || return 1
 	done
 }
 
