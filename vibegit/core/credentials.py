@@ -62,18 +62,25 @@ RULES: tuple[Rule, ...] = (
         check="pem",
         needles=("PRIVATE KEY",),
     ),
-    Rule("AWS access key id", re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"), 0, _UPPER),
-    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD),
-    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD),
-    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN),
-    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD),
+    Rule(
+        "AWS access key id",
+        re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
+        0,
+        _UPPER,
+        needles=("AKIA", "ASIA", "ABIA", "ACCA"),
+    ),
+    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD, needles=("gh",)),
+    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",)),
+    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN, needles=("gl",)),
+    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, needles=("xox",)),
     Rule(
         "Slack webhook",
         re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
         0,
+        needles=("hooks.slack.com/",),
     ),
     Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, needles=("k_live_",)),
-    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD),
+    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, needles=("AIza",)),
     Rule(
         "OpenAI key",
         re.compile(
@@ -81,8 +88,9 @@ RULES: tuple[Rule, ...] = (
         ),
         0,
         _TOKEN,
+        needles=("sk-",),
     ),
-    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN),
+    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, needles=("sk-ant-",)),
     Rule(
         "SendGrid key",
         re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
@@ -90,9 +98,9 @@ RULES: tuple[Rule, ...] = (
         _TOKEN,
         needles=("SG.",),
     ),
-    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD),
-    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN),
-    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1),
+    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, needles=("npm_",)),
+    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN, needles=("pypi-AgE",)),
+    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1, needles=("AccountKey=",)),
     Rule(
         "JSON web token",
         re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
@@ -107,7 +115,9 @@ RULES: tuple[Rule, ...] = (
         _TOKEN,
         gate=re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
     ),
-    Rule("bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer"),
+    Rule(
+        "bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer", needles=("Bearer",)
+    ),
     # scheme://user:password@host; the user may be empty (redis://:pw@host)
     Rule(
         "password in a URL",
@@ -117,9 +127,29 @@ RULES: tuple[Rule, ...] = (
         "url",
         needles=("://",),
     ),
-    Rule("netrc password", re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"), 1, _WORD),
-    Rule("base64 user:password", re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"), 1, _WORD, "basic"),
-    Rule("base64 user:password", re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""), 1, "", "basic"),
+    Rule(
+        "netrc password",
+        re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"),
+        1,
+        _WORD,
+        needles=("machine",),
+    ),
+    Rule(
+        "base64 user:password",
+        re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
+        1,
+        _WORD,
+        "basic",
+        needles=("Basic",),
+    ),
+    Rule(
+        "base64 user:password",
+        re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""),
+        1,
+        "",
+        "basic",
+        needles=('"auth"',),
+    ),
     Rule(
         "pgpass line",
         re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),

@@ -19,6 +19,7 @@ import time
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -164,6 +165,9 @@ def identity(config: dict[str, str], role: str = "COMMITTER") -> Identity:
     )
 
 
+BATCH = 256  # names asked of cat-file at once: their lines fit in a pipe, so asking never blocks
+
+
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -176,11 +180,15 @@ class CatFile:
         )
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
-        assert self._proc.stdin and self._proc.stdout
+        assert self._proc.stdin
         if "\n" in rev:
             return None
         self._proc.stdin.write(rev.encode() + b"\n")
         self._proc.stdin.flush()
+        return self._answer()
+
+    def _answer(self) -> tuple[str, str, int] | None:
+        assert self._proc.stdout
         header = self._proc.stdout.readline().decode()
         parts = header.split()
         if len(parts) != 3:  # "<rev> missing" / "ambiguous"
@@ -198,25 +206,55 @@ class CatFile:
         self._proc.stdout.read(1)  # the newline after the content
         return found[0], found[1], data
 
-    def stream(self, rev: str, piece: int = 1 << 20) -> tuple[str, int, Iterator[bytes]] | None:
-        """``(type, size, pieces)`` of ``rev``, its content read ``piece``
-        bytes at a time; read ``pieces`` to the end before the next request."""
-        found = self._header(rev)
-        if found is None:
-            return None
-        out = self._proc.stdout
-        assert out
+    def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
+        """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
+        while left[0]:
+            data = self._read(min(piece, left[0]))
+            if not data:
+                raise GitError(f"git cat-file ended inside {rev[:12]}")
+            left[0] -= len(data)
+            yield data
 
-        def pieces(left: int) -> Iterator[bytes]:
-            while left:
-                data = out.read(min(piece, left))
-                if not data:
-                    raise GitError(f"git cat-file ended inside {rev[:12]}")
-                left -= len(data)
-                yield data
-            out.read(1)
+    def _read(self, size: int) -> bytes:
+        assert self._proc.stdout
+        return self._proc.stdout.read(size)
 
-        return found[0], found[2], pieces(found[2])
+    def each(self, revs: Iterable[str], piece: int = 1 << 20) -> Iterator[tuple[str, str, int, Iterator[bytes]] | None]:
+        """Every one of ``revs`` in turn, asked ahead in batches (one round
+        trip per batch, not per object): ``(type, oid, size, pieces)``, its
+        content read ``piece`` bytes at a time, or None when it is missing.
+        What a caller leaves of a content unread is skipped; one that stops
+        iterating early closes this reader (its answers are still on the way)."""
+        inp = self._proc.stdin
+        assert inp
+        todo = iter(revs)
+        try:
+            while True:
+                batch = list(islice(todo, BATCH))
+                if not batch:
+                    return
+                inp.write(b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev))
+                inp.flush()
+                for rev in batch:
+                    found = self._answer() if "\n" not in rev else None
+                    if found is None:
+                        yield None
+                        continue
+                    left = [found[2]]
+                    yield found[0], found[1], found[2], self._pieces(rev, left, piece)
+                    for _ in self._pieces(rev, left, piece):  # what the caller left unread
+                        pass
+                    self._read(1)
+        except GeneratorExit:
+            if self._proc.stdout:
+                self._proc.stdout.close()  # git may be blocked writing what was asked
+            self.close()
+            raise
+
+    def get_many(self, revs: Iterable[str]) -> Iterator[tuple[str, str, bytes] | None]:
+        """``get`` of every one of ``revs`` in turn, asked ahead in batches."""
+        for found in self.each(revs):
+            yield None if found is None else (found[0], found[1], b"".join(found[3]))
 
     @property
     def closed(self) -> bool:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from vibegit.core import credentials
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
-from vibegit.infra import git
+from vibegit.infra import git, scanned
 
 if TYPE_CHECKING:
     from vibegit.core.model import State
@@ -161,11 +161,77 @@ def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple
         yield new.oid, path, change.old is None
 
 
+def _in_snapshot(path: str) -> bool:
+    """A path inside a snapshot tree (``snapshot/`` at the root, or ``workflows/<id>/snapshot/``)."""
+    head, _, rest = path.partition("/")
+    if head == "snapshot":
+        return bool(rest)
+    parts = path.split("/", 3)
+    return len(parts) == 4 and parts[0] == "workflows" and parts[2] == "snapshot"
+
+
+class _Commit(NamedTuple):
+    oid: str
+    first_parent: str  # "" for a root commit
+    state: list[tuple[str, str]]  # (blob, path) it adds or changes outside its snapshots
+    snapshots_changed: bool  # a snapshot tree it adds or changes
+
+
+def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
+    """The commits pushing ``tip`` would publish, oldest first, each with what it
+    changes against its first parent: one ``git log``, whatever the history's length."""
+    raw = repo.git(
+        "log",
+        "--raw",
+        "-r",
+        "-t",
+        "-z",
+        "--no-renames",
+        "--no-abbrev",
+        "--no-color",
+        "--no-show-signature",
+        "--root",
+        "--diff-merges=first-parent",
+        "--topo-order",
+        "--reverse",
+        "--format=%x00commit %H %P",
+        tip,
+        "--not",
+        *pushed,
+        "--",
+    ).stdout.decode(errors="surrogateescape")
+    commits: list[_Commit] = []
+    parts = raw.split("\0")
+    i = 0
+    while i < len(parts):
+        token = parts[i].lstrip("\n")
+        i += 1
+        if token.startswith("commit "):
+            ids = token.split()[1:]
+            commits.append(_Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False))
+        elif token.startswith(":") and commits and i < len(parts):
+            path = parts[i]
+            i += 1
+            _, mode, _, oid, _ = token[1:].split(" ", 4)
+            if set(oid) == {"0"} or mode == "160000":
+                continue
+            if mode == "040000":
+                if path == "snapshot" or (
+                    path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot")
+                ):
+                    commits[-1] = commits[-1]._replace(snapshots_changed=True)
+            elif not _in_snapshot(path):
+                commits[-1].state.append((oid, path))
+    return commits
+
+
 def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
-    """What pushing ``tip`` would publish that the remote's copies lack."""
+    """What pushing ``tip`` would publish that the remote's copies lack. A
+    commit whose first parent is new too adds only what it changes; the others
+    are read whole."""
     pushed = pushed_tips(repo, settings)
-    commits = repo.out("rev-list", "--topo-order", "--reverse", tip, "--not", *pushed, "--").split()
-    if not commits:
+    found = _new_commits(repo, tip, pushed)
+    if not found:
         return Scope([], [])
     from vibegit.infra import store  # the state model and formats: only when there is something to scan
 
@@ -175,11 +241,14 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
         have.update(oid for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
         for s in snaps:
             have.update(oid for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
+    new = {c.oid for c in found}
     blobs: list[Blob] = []
     seen_snaps: set[str] = set()
-    for commit in commits:
-        snaps = store.snapshots(repo, cat, commit)
-        for oid, path in _tree_blobs(repo, cat, f"{commit}^{{tree}}", "", {s.path for s in snaps}):
+    for commit in found:
+        whole = commit.first_parent not in new
+        snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
+        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
+        for oid, path in state:
             if oid not in have:
                 have.add(oid)
                 blobs.append(Blob(oid, path, "state"))
@@ -192,14 +261,27 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
             for oid, path, added in _changes(repo, s.tree, base):
                 if oid not in have:
                     blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope(commits, blobs)
+    return Scope([c.oid for c in found], blobs)
 
 
-def _scan_blob(cat: git.CatFile, oid: str) -> list[credentials.Hit] | None:
-    found = cat.stream(oid)
-    if found is None or found[0] != "blob":
-        return None
-    return list(credentials.find_stream(credentials.decode_stream(found[2])))
+def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
+    """The hits in each blob (None: it could not be read as one), read through one batch of requests."""
+    scanned: dict[str, list[credentials.Hit] | None] = {}
+    for oid, found in zip(oids, cat.each(oids), strict=True):
+        if found is None or found[0] != "blob":
+            scanned[oid] = None
+        else:
+            scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
+    return scanned
+
+
+def _scan_messages(cat: git.CatFile, commits: list[str]) -> dict[str, list[credentials.Hit]]:
+    """The hits in each commit's message (a commit that cannot be read has none to publish)."""
+    scanned: dict[str, list[credentials.Hit]] = {}
+    for commit, found in zip(commits, cat.get_many(commits), strict=True):
+        if found is not None:
+            scanned[commit] = credentials.find(credentials.decode(found[2].partition(b"\n\n")[2]))
+    return scanned
 
 
 def _in_tree(repo: git.Repo, tree: str) -> set[str]:
@@ -217,35 +299,32 @@ def scan(
         return []
     allowed = allowlist(repo) if allowed is None else allowed
     findings: list[Finding] = []
+    clean = scanned.load(repo)  # what an earlier scan read and found nothing in
     with git.CatFile(repo) as cat:  # its own reader: blobs are streamed through it
         scope = new_content(repo, settings, cat, tip)
-        copies: dict[str, set[str]] = {}
-        scanned: dict[str, list[credentials.Hit] | None] = {}
-        for blob in scope.blobs:
-            if blob.oid not in scanned:
-                scanned[blob.oid] = _scan_blob(cat, blob.oid)
-            hits = scanned[blob.oid]
-            if hits is None:
-                findings.append(
-                    Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
-                )
-                continue
-            hits = [h for h in hits if h.fingerprint not in allowed]
-            if hits and blob.added and blob.base:
-                if blob.base not in copies:
-                    copies[blob.base] = _in_tree(repo, blob.base)
-                if blob.oid in copies[blob.base]:
-                    continue  # a copy of a file the user's commit holds
-            for h in hits:
-                findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
-        for commit in scope.commits:
-            found = cat.get(commit)
-            if found is None:
-                continue
-            message = credentials.decode(found[2].partition(b"\n\n")[2])
-            for h in credentials.find(message):
-                if h.fingerprint not in allowed:
-                    findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+        hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
+        in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
+    copies: dict[str, set[str]] = {}
+    for blob in scope.blobs:
+        hits = hits_in.get(blob.oid, [])
+        if hits is None:
+            findings.append(
+                Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
+            )
+            continue
+        hits = [h for h in hits if h.fingerprint not in allowed]
+        if hits and blob.added and blob.base:
+            if blob.base not in copies:
+                copies[blob.base] = _in_tree(repo, blob.base)
+            if blob.oid in copies[blob.base]:
+                continue  # a copy of a file the user's commit holds
+        for h in hits:
+            findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
+    for commit in scope.commits:
+        for h in in_messages.get(commit, []):
+            if h.fingerprint not in allowed:
+                findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+    scanned.add(repo, [oid for oid, hits in {**hits_in, **in_messages}.items() if hits == []])
     return findings
 
 
