@@ -292,8 +292,12 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
     found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
     lowered: str | None = None
     for index, rule in enumerate(RULES):
-        if rule.needles and not any(n in text for n in rule.needles):
-            continue
+        for needle in rule.needles:
+            if needle in text:
+                break
+        else:
+            if rule.needles:
+                continue
         if rule.gate is not None and rule.gate.search(text) is None:
             continue
         if rule.starts:

@@ -305,8 +305,15 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
     path = repo.objects_dir / oid[:2] / oid[2:]
     if path.exists():
         return oid
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="tmp_obj_")
+    for attempt in range(10):
+        # A git gc or repack running meanwhile removes fan-out directories it emptied: make it again.
+        try:
+            path.parent.mkdir(exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="tmp_obj_")
+            break
+        except (FileNotFoundError, FileExistsError):
+            if attempt == 9:
+                raise
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(zlib.compress(raw, 1))
@@ -431,6 +438,27 @@ def network_env() -> dict[str, str]:
 def spawn(repo: Repo, *args: str) -> subprocess.Popen[bytes]:
     """Start ``git ARGS`` and go on; the caller reads its stdout (stderr is dropped)."""
     return subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+_detached: list[subprocess.Popen[bytes]] = []  # kept, so that none is reaped (or warned about) while it runs
+
+
+def detach(repo: Repo, *args: str) -> None:
+    """Start ``git ARGS`` in the background, in a session of its own, and
+    never wait for it (housekeeping that may fail without harm)."""
+    try:
+        _detached.append(
+            subprocess.Popen(
+                ["git", *args],
+                cwd=repo.toplevel,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+    except OSError:
+        pass
 
 
 def resolve(repo: Repo, rev: str) -> str | None:

@@ -11,6 +11,7 @@ arrival all publish this way.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -413,12 +414,41 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
             if failed is None:
                 if published is not None:
                     published(result)
+                _pack_now_and_then(repo)
                 return result
             if git.resolve(repo, settings.state_ref) == tip:
                 raise _cannot_move(repo, settings, failed)
             # Another writer (a fetch, a sync, another machine's push) moved
             # the branch: build again on top of it.
     raise GitError(f"could not update {settings.state_ref} after {MAX_RETRIES} tries")
+
+
+PACK_EVERY = 16  # state commits between two packings of the loose objects
+
+
+def _pack_now_and_then(repo: git.Repo) -> None:
+    """Every ``PACK_EVERY`` moves of the state ref (counted in a file beside
+    the lock, under it), pack the loose objects in the background: an event
+    writes about seven small objects (a commit, three trees, its changed
+    files), and a loose object takes a file of its own, a 4 KiB block on
+    most file systems (28 KiB an event); packed, the versions of a state
+    file are deltas of each other. ``--geometric`` rolls small packs into
+    bigger ones, so their number stays logarithmic (git 2.32 and later; an
+    older git leaves the objects loose, as before)."""
+    counter = repo.common_dir / "vibegit" / "unpacked"
+    try:
+        counter.parent.mkdir(exist_ok=True)
+        fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            os.write(fd, b".")
+            count = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if count >= PACK_EVERY:
+            counter.unlink()
+            git.detach(repo, "repack", "-d", "-q", "--geometric=2")
+    except OSError:
+        pass
 
 
 def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
