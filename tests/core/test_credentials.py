@@ -168,3 +168,32 @@ def _plain_find(text: str) -> list[tuple[int, int, str, str]]:
 def test_the_prefilters_lose_nothing(text: str) -> None:
     """Each rule's prefilter only skips work: the hits are those of every rule run over the whole text."""
     assert [(h.start, h.end - h.start, h.kind, h.value) for h in c.find(text)] == _plain_find(text)
+
+
+def test_none_in_is_exact_for_texts_next_to_each_other() -> None:
+    """Texts scanned together hold a hit whenever one of them alone does (the
+    whole may hold more: a netrc entry or a key split across two texts)."""
+    parts = [
+        f"TOKEN = '{GHP}'",
+        "API_KEY = ",
+        "'9f8e7d6c5b4a39281726'",
+        "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn",
+        "-----END RSA PRIVATE KEY-----",
+        "machine example.com login me",
+        "password S3cretPw9",
+        "host:5432:db:user:",
+        "Hunter2Secret",
+        "postgres://app:",
+        "s3cr3t-pw@db.internal/app",
+        "ghp_",
+        "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4",
+        "api",
+        "Key: Zx9Vb8Nm7Lk6Jh5Gf",
+        "plain words only",
+        "x = call(",
+        ")",
+    ]
+    for a in parts:
+        for b in parts:
+            if c.find(a) or c.find(b):
+                assert not c.none_in([a, b]), (a, b)

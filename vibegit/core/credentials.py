@@ -44,6 +44,7 @@ class Rule(NamedTuple):
     needles: tuple[str, ...] = ()
     gate: re.Pattern[str] | None = None
     starts: tuple[str, ...] = ()
+    lines: bool = False  # a match is a line that holds what ``gate`` finds: tried only at such lines' starts
 
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -155,6 +156,7 @@ RULES: tuple[Rule, ...] = (
         re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),
         1,
         gate=re.compile(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
+        lines=True,
     ),
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
@@ -303,6 +305,9 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
         if rule.starts:
             lowered = _lowered(text) if lowered is None else lowered
             matches = _matches_at(rule, text, lowered) if lowered else rule.pattern.finditer(text)
+        elif rule.lines and rule.gate is not None:
+            starts = sorted({text.rfind("\n", 0, g.start()) + 1 for g in rule.gate.finditer(text)})
+            matches = _matches_from(rule, text, starts)
         else:
             matches = rule.pattern.finditer(text)
         for match in matches:
@@ -343,14 +348,31 @@ def _matches_at(rule: Rule, text: str, lowered: str) -> Iterator[re.Match[str]]:
         while at >= 0:
             places.add(at)
             at = lowered.find(word, at + 1)
+    return _matches_from(rule, text, sorted(places))
+
+
+def _matches_from(rule: Rule, text: str, places: list[int]) -> Iterator[re.Match[str]]:
+    """``rule.pattern.finditer(text)`` when a match can begin only at ``places`` (ascending)."""
     end = 0
-    for at in sorted(places):
+    for at in places:
         if at < end:
             continue
         match = rule.pattern.match(text, at)
         if match is not None:
             end = max(match.end(), match.start() + 1)
             yield match
+
+
+def none_in(texts: list[str]) -> bool:
+    """True when no text of ``texts`` holds a hit, found with one ``find`` of
+    them all, a newline between each two (what costs per text is paid once).
+    False may still mean none (a netrc entry split across two texts): then
+    scan them one by one. Exact when True: a hit in a text alone is a hit, or
+    overlaps one, in the whole. The newline stands where a text began or
+    ended: a value that crosses it only grows (the private key's), no edge,
+    name or code check tells it from a text's start or end, and a line starts
+    after it and ends before it."""
+    return not find("\n".join(texts))
 
 
 def redact(text: str, hits: Iterable[Hit] | None = None) -> str:

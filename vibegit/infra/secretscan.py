@@ -23,7 +23,8 @@ calls ``check`` (the store is imported when there is something to scan).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -264,24 +265,49 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
     return Scope([c.oid for c in found], blobs)
 
 
+SMALL = 1 << 18  # a text up to this size is scanned with others; bigger ones alone
+
+
+def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
+    """The hits in each of ``texts`` (key, text), a chunk of them scanned at
+    once (``credentials.none_in``) and one by one only when that finds something."""
+    group: dict[str, str] = {}
+    size = 0
+    for key, text in chain(texts, [("", "")]):  # an empty key: the end
+        if group and (not key or size + len(text) > credentials.CHUNK):
+            clean = credentials.none_in(list(group.values()))
+            yield from ((k, [] if clean else credentials.find(t)) for k, t in group.items())
+            group, size = {}, 0
+        group[key] = text
+        size += len(text) + 1
+
+
 def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
-    """The hits in each blob (None: it could not be read as one), read through one batch of requests."""
+    """The hits in each blob (None: it could not be read as one), read through
+    batched requests; a big one is streamed, small ones are scanned together."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
-    for oid, found in zip(oids, cat.each(oids), strict=True):
-        if found is None or found[0] != "blob":
-            scanned[oid] = None
-        else:
-            scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
+
+    def small() -> Iterator[tuple[str, str]]:
+        for oid, found in zip(oids, cat.each(oids), strict=True):
+            if found is None or found[0] != "blob":
+                scanned[oid] = None
+            elif found[2] > SMALL:
+                scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
+            else:
+                yield oid, "".join(credentials.decode_stream(found[3]))
+
+    scanned.update(_together(small()))
     return scanned
 
 
 def _scan_messages(cat: git.CatFile, commits: list[str]) -> dict[str, list[credentials.Hit]]:
     """The hits in each commit's message (a commit that cannot be read has none to publish)."""
-    scanned: dict[str, list[credentials.Hit]] = {}
-    for commit, found in zip(commits, cat.get_many(commits), strict=True):
-        if found is not None:
-            scanned[commit] = credentials.find(credentials.decode(found[2].partition(b"\n\n")[2]))
-    return scanned
+    texts = (
+        (commit, credentials.decode(found[2].partition(b"\n\n")[2]))
+        for commit, found in zip(commits, cat.get_many(commits), strict=True)
+        if found is not None
+    )
+    return dict(_together(texts))
 
 
 def _in_tree(repo: git.Repo, tree: str) -> set[str]:
