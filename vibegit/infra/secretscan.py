@@ -265,7 +265,7 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
     return Scope([c.oid for c in found], blobs)
 
 
-SMALL = 1 << 18  # a text up to this size is scanned with others; bigger ones alone
+SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
 
 
 def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
@@ -293,8 +293,8 @@ def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials
                 scanned[oid] = None
             elif found[2] > SMALL:
                 scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
-            else:
-                yield oid, "".join(credentials.decode_stream(found[3]))
+            else:  # one piece: decoded as decode_stream would
+                yield oid, credentials.decode(b"".join(found[3]))
 
     scanned.update(_together(small()))
     return scanned
