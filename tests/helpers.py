@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import pwd
 import subprocess
 import sys
 from collections.abc import Callable
@@ -273,3 +274,55 @@ class Machines:
         result = self(host, where, *args)
         assert result.code == 0, (host, args, result.out, result.err)
         return result
+
+
+# -- the hook managers people use, the real ones -------------------------------------------
+
+TOOLS_DIR = Path(__file__).resolve().parent.parent / ".test-tools"  # cached between runs, ignored by git
+NPM_TOOLS = ("lefthook@2", "husky@9")
+UNREACHABLE = ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET", "network")
+
+
+def npm_tools() -> Path:
+    """The bin directory of lefthook and husky, installed from the npm registry
+    into a cache once (a file lock keeps parallel workers from racing). Skips
+    the test only when npm or its registry cannot be reached, and never in CI
+    (CI=true), where that is a failure."""
+    from filelock import FileLock
+
+    bin_dir = TOOLS_DIR / "node_modules" / ".bin"
+    TOOLS_DIR.mkdir(exist_ok=True)
+    with FileLock(str(TOOLS_DIR / ".lock")):
+        if not all((bin_dir / name).exists() for name in ("lefthook", "husky")):
+            why = ""
+            if not shutil_which("npm"):
+                why = "npm is not installed"
+            else:
+                (TOOLS_DIR / "package.json").write_text('{"name": "vibegit-test-tools", "private": true}\n')
+                proc = subprocess.run(
+                    ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *NPM_TOOLS],
+                    cwd=TOOLS_DIR,
+                    capture_output=True,
+                    text=True,
+                    # The machine's own npm settings (its user's home), a cache of ours.
+                    env={
+                        **os.environ,
+                        "HOME": pwd.getpwuid(os.getuid()).pw_dir,
+                        "npm_config_cache": str(TOOLS_DIR / ".npm"),
+                    },
+                )
+                if proc.returncode:
+                    if not any(word in proc.stderr for word in UNREACHABLE):
+                        raise AssertionError(f"npm install {' '.join(NPM_TOOLS)} failed: {proc.stderr[-2000:]}")
+                    why = f"the npm registry is unreachable: {proc.stderr.strip().splitlines()[-1:]}"
+            if why:
+                if os.environ.get("CI"):
+                    raise AssertionError(f"CI needs the real hook managers, but {why}")
+                pytest.skip(why)
+    return bin_dir
+
+
+def shutil_which(name: str) -> str | None:
+    import shutil
+
+    return shutil.which(name)

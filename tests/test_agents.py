@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import VG, git, start_workflow, subjects, vg_proc
-from vibegit.infra import agentfiles
+from tests.helpers import VG, Machines, clone, git, remote_with_laptop, start_workflow, subjects, vg_proc
+from vibegit.core import agents, jsonc
 
 
 def claude_session_start(cwd: Path, source: str = "startup") -> dict[str, Any]:
@@ -97,6 +98,57 @@ def gemini_session_start(cwd: Path, source: str = "startup") -> dict[str, Any]:
     }
 
 
+def cursor_stop(cwd: Path, loop_count: int = 0, status: str = "completed") -> dict[str, Any]:
+    return {
+        "conversation_id": "c3f1d9b2-55aa-4b8e-9d0c-7e6f5a4b3c2d",
+        "generation_id": "g-7",
+        "model": "claude-4.5-sonnet",
+        "hook_event_name": "stop",
+        "cursor_version": "3.7.21",
+        "workspace_roots": [str(cwd)],
+        "user_email": None,
+        "transcript_path": None,
+        "status": status,
+        "loop_count": loop_count,
+    }
+
+
+def gemini_event(cwd: Path, event: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "session_id": "8e0b6a44-1c2d-4e3f-a5b6-c7d8e9f0a1b2",
+        "transcript_path": "/home/u/.gemini/tmp/abc/chats/session-2025-11-29T10-00-8e0b6a44.json",
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        "timestamp": "2025-11-29T10:00:00.000Z",
+        **extra,
+    }
+
+
+def gemini_after_agent(cwd: Path, active: bool = False) -> dict[str, Any]:
+    return gemini_event(cwd, "AfterAgent", prompt="go on", prompt_response="Done.", stop_hook_active=active)
+
+
+STOP: dict[str, tuple[str, Callable[[Path], dict[str, Any]]]] = {  # agent -> (its event, its payload)
+    "claude": ("Stop", claude_stop),
+    "codex": ("Stop", codex_stop),
+    "cursor": ("stop", cursor_stop),
+    "gemini": ("AfterAgent", gemini_after_agent),
+}
+
+
+def continued(agent: str, out: str) -> str | None:
+    """The text that makes the agent go on, from the hook's stdout; None when it may stop."""
+    if not out.strip():
+        return None
+    data = json.loads(out)
+    if agent == "cursor":
+        return data.get("followup_message")
+    if "hookSpecificOutput" in data:
+        return str(data["hookSpecificOutput"]["additionalContext"])
+    assert data["decision"] == "block"
+    return str(data["reason"])
+
+
 SESSION_START = {
     "claude": claude_session_start,
     "codex": codex_session_start,
@@ -127,25 +179,31 @@ def in_repo(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)  # install/uninstall work on the repository around the cwd
 
 
-def installed_command(repo: Path, agent: str, event: str) -> str:
-    data = json.loads((repo / agentfiles.SPECS[agent].settings).read_text())
+def installed_command(repo: Path, agent: str, event: str, scope: str = "project") -> str:
+    spec = agents.SPECS[agent]
+    data = jsonc.parse((repo / spec.settings[scope]).read_text(), comments=spec.comments).value
     for group in data["hooks"][event]:
         for handler in group.get("hooks", [group]):
-            if "vibegit hook" in handler["command"]:
+            if agents.ours(handler):
                 return str(handler["command"])
     raise AssertionError(f"no vibegit {event} hook for {agent}")
 
 
-def run_installed(repo: Path, command: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    """What the agent does: the settings' command, through a shell, JSON on stdin."""
+MINIMAL_PATH = "/usr/bin:/bin"  # what an agent started from a desktop launcher gives its hooks: no venv
+
+
+def run_installed(
+    repo: Path, command: str, payload: dict[str, Any] | str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """What the agent does: the settings' command, through ``sh -c``, JSON on
+    stdin, with a minimal PATH (vibegit's venv is not on it)."""
     return subprocess.run(
-        command,
-        shell=True,
+        ["sh", "-c", command],
         cwd=repo,
-        input=json.dumps(payload),
+        input=payload if isinstance(payload, str) else json.dumps(payload),
         capture_output=True,
         text=True,
-        env=dict(os.environ),
+        env={**os.environ, "PATH": MINIMAL_PATH, **(env or {})},
         timeout=60,
     )
 
@@ -164,6 +222,85 @@ def running(vg: VG) -> None:
 
 # -- settings files -------------------------------------------------------------
 
+# Realistic files each agent's docs show, none with a "hooks" key (the common case).
+REALISTIC = {
+    ".claude/settings.json": """{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {
+    "allow": ["Bash(npm run lint)", "Bash(npm run test *)"],
+    "deny": ["Read(./.env)", "Read(./.env.*)"]
+  }
+}
+""",
+    ".codex/hooks.json": "{}\n",
+    ".codex/config.toml": """model = "gpt-5.4"
+approval_policy = "on-request"
+sandbox_mode = "workspace-write"
+""",
+    ".cursor/hooks.json": '{"version": 1}\n',
+    ".gemini/settings.json": """// Gemini .gemini/settings.json; comments are legal
+{
+  // editor preferences
+  "general": { "vimMode": true, "preferredEditor": "code" },
+  "ui": { "theme": "GitHub", "hideBanner": true, "hideTips": false }
+}
+""",
+    "AGENTS.md": "# Agents\n\nRun `make test` before you push.\n",
+}
+ALL = ["claude", "codex", "cursor", "gemini"]
+
+
+def write_realistic(repo: Path) -> None:
+    for rel, text in REALISTIC.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "agents' settings")
+
+
+def test_install_into_realistic_files_of_all_four_agents_and_back(repo: Path, vg: VG) -> None:
+    write_realistic(repo)
+    args = [arg for name in ALL for arg in ("--agent", name)]
+    result = vg("install", *args, "--mcp")
+    assert result.code == 0, result.err
+    for agent in ALL:  # every agent got its hooks, although no file had "hooks"
+        spec = agents.SPECS[agent]
+        data = jsonc.parse((repo / spec.settings["project"]).read_text(), comments=spec.comments).value
+        assert set(data["hooks"]) == {h.event for h in spec.hooks}, agent
+    gemini = (repo / ".gemini/settings.json").read_text()
+    assert "// editor preferences" in gemini and gemini.startswith("// Gemini")  # comments kept
+    assert json.loads((repo / ".claude/settings.json").read_text())["permissions"]["deny"] == [
+        "Read(./.env)",
+        "Read(./.env.*)",
+    ]
+    claude = json.loads((repo / ".claude/settings.json").read_text())["hooks"]
+    assert claude["SessionStart"][0]["matcher"] == "startup|resume|clear|compact|fork"
+    assert set(json.loads((repo / ".cursor/hooks.json").read_text())["hooks"]) == {"sessionStart", "stop"}
+    assert set(jsonc.parse(gemini, comments=True).value["hooks"]) >= {"SessionStart", "AfterAgent"}
+    # the seed's commands, in each agent's own form
+    assert "disable-model-invocation: true" in (repo / ".claude/commands/vibe-abort.md").read_text()
+    assert 'prompt = """' in (repo / ".gemini/commands/vibe-pause.toml").read_text()
+    assert (repo / ".cursor/commands/vibe-state.md").read_text().count("vibegit status") == 1
+    names = {p.stem for p in (repo / ".claude/commands").iterdir()}
+    assert names == {"vibe-pause", "vibe-resume", "vibe-abort", "vibe-state", "vibe-unlock", "vibe-checkpoint"}
+    agents_md = (repo / "AGENTS.md").read_text()
+    assert agents_md.startswith(REALISTIC["AGENTS.md"]) and agents.BEGIN in agents_md and agents.END in agents_md
+    for mcp in (".mcp.json", ".cursor/mcp.json"):
+        assert agents.is_our_server(json.loads((repo / mcp).read_text())["mcpServers"]["vibegit"])
+    assert "[mcp_servers.vibegit]" in (repo / ".codex/config.toml").read_text()
+    assert git(repo, "config", "vibegit.python") == sys.executable
+
+    again = vg("install", *args, "--mcp")
+    assert again.code == 0 and all("already installed" in line for line in again.out.splitlines()[:4])
+    check = vg("install", "--check", "--mcp")
+    assert check.code == 0 and "Gemini CLI (project): hooks in .gemini/settings.json: SessionStart current" in check.out
+
+    assert vg("uninstall", *args).code == 0
+    for rel, text in REALISTIC.items():
+        assert (repo / rel).read_text() == text, rel  # byte for byte
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""  # every file vibegit made is gone
+    assert git(repo, "config", "--get", "vibegit.python", check=False) == ""
+
 
 def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path, vg: VG) -> None:
     settings = repo / ".claude" / "settings.json"
@@ -173,17 +310,10 @@ def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path
     assert agent_hooks(vg, "install", ["claude"], lines.append) == 0
     data = json.loads(settings.read_text())
     assert data["permissions"] == json.loads(EXISTING_CLAUDE_SETTINGS)["permissions"]
-    assert data["model"] == "opus"
     assert data["hooks"]["PostToolUse"] == json.loads(EXISTING_CLAUDE_SETTINGS)["hooks"]["PostToolUse"]
     starts = data["hooks"]["SessionStart"]
-    assert starts[0]["hooks"][0]["command"] == "echo hello"
-    assert starts[1]["matcher"] == "startup|resume|clear|compact"
-    assert starts[1]["hooks"][0] == {
-        "type": "command",
-        "command": "vibegit hook session-start --agent claude",
-        "timeout": 30,
-    }
-    assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "vibegit hook stop --agent claude"
+    assert starts[0]["hooks"][0]["command"] == "echo hello" and len(starts) == 2
+    assert agents.ours(starts[1]["hooks"][0]) == ("session-start", "claude")
     assert settings.read_text().startswith('{\n    "permissions"')  # the file's own indent
 
     before = settings.read_bytes()
@@ -196,68 +326,52 @@ def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path
     assert settings.read_text() == EXISTING_CLAUDE_SETTINGS
 
 
-def test_uninstall_after_other_edits_removes_only_ours(repo: Path, vg: VG) -> None:
+def test_uninstall_removes_only_vibegits_exact_entries(repo: Path, vg: VG) -> None:
     settings = repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(EXISTING_CLAUDE_SETTINGS)
     agent_hooks(vg, "install", ["claude"], lambda _: None)
     data = json.loads(settings.read_text())
     data["env"] = {"FOO": "1"}  # the user (or Claude Code) changed the file meanwhile
-    data["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "say done"})
+    mine = {"type": "command", "command": "vibegit status --brief; echo vibegit hook stop --agent claude"}
+    data["hooks"]["Stop"][0]["hooks"].append(mine)  # merely mentions vibegit: the user's
     settings.write_text(json.dumps(data, indent=2))
     agent_hooks(vg, "uninstall", ["claude"], lambda _: None)
     after = json.loads(settings.read_text())
     expected = json.loads(EXISTING_CLAUDE_SETTINGS)
     expected["env"] = {"FOO": "1"}
-    expected["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": "say done"}]}]
+    expected["hooks"]["Stop"] = [{"hooks": [mine]}]
     assert after == expected
 
 
-def test_install_creates_and_uninstall_removes_every_agents_file(repo: Path, vg: VG) -> None:
-    lines: list[str] = []
-    assert agent_hooks(vg, "install", ["claude", "codex", "cursor", "gemini"], lines.append) == 0
-    claude = json.loads((repo / ".claude/settings.json").read_text())
-    codex = json.loads((repo / ".codex/hooks.json").read_text())
-    assert json.loads(json.dumps(codex).replace("--agent codex", "--agent claude")) == claude  # one shape
-    assert set(codex["hooks"]) == {"SessionStart", "Stop"}
-    cursor = json.loads((repo / ".cursor/hooks.json").read_text())
-    assert cursor == {
-        "version": 1,
-        "hooks": {"sessionStart": [{"command": "vibegit hook session-start --agent cursor"}]},
-    }
-    gemini = json.loads((repo / ".gemini/settings.json").read_text())
-    handler = gemini["hooks"]["SessionStart"][0]["hooks"][0]
-    assert handler["command"] == "vibegit hook session-start --agent gemini" and handler["timeout"] == 30000
-    assert any("trust" in line for line in lines) and any("Enable Hooks" in line for line in lines)
+def test_scopes_check_and_links(repo: Path, vg: VG, tmp_path: Path) -> None:
+    assert vg("install", "--agent", "claude", "--scope", "local").code == 0
+    local = json.loads((repo / ".claude/settings.local.json").read_text())
+    command = local["hooks"]["Stop"][0]["hooks"][0]["command"]
+    assert sys.executable in command  # baked in: settings.local.json is not shared
+    assert not (repo / ".claude/settings.json").exists() and "vibegit:begin" in (repo / "CLAUDE.local.md").read_text()
+    assert vg("install", "--agent", "codex", "--scope", "local").code == 2  # Codex has no local scope
+    home = Path(os.environ["HOME"])
+    assert vg("install", "--agent", "gemini", "--scope", "user").code == 0
+    assert agents.ours(json.loads((home / ".gemini/settings.json").read_text())["hooks"]["AfterAgent"][0]["hooks"][0])
+    assert vg("uninstall", "--agent", "gemini", "--scope", "user").code == 0
+    assert not (home / ".gemini").exists()
 
-    assert agent_hooks(vg, "uninstall", ["claude", "codex", "cursor", "gemini"], lines.append) == 0
-    for d in (".claude", ".codex", ".cursor", ".gemini"):
-        assert not (repo / d).exists()
-    assert git(repo, "status", "--porcelain") == ""
+    assert vg("install", "--agent", "cursor").code == 0
+    path = repo / ".cursor/hooks.json"
+    data = json.loads(path.read_text())
+    data["hooks"]["stop"][0]["timeout"] = 5  # edited by hand
+    path.write_text(json.dumps(data))
+    check = vg("install", "--check", "--agent", "cursor")
+    assert check.code == 1 and "stop outdated" in check.out and "vibegit install --agent cursor" in check.out
+    assert vg("install", "--check", "--agent", "codex").code == 1  # not installed
 
-
-def test_gemini_and_cursor_settings_keep_their_own_keys(repo: Path, vg: VG) -> None:
-    gemini = repo / ".gemini" / "settings.json"
-    gemini.parent.mkdir()
-    original = {
-        "theme": "GitHub",
-        "hooks": {
-            "disabled": ["secret-scanner"],
-            "BeforeTool": [
-                {"matcher": "write_file", "hooks": [{"name": "lint", "type": "command", "command": "./lint.sh"}]}
-            ],
-        },
-    }
-    gemini.write_text(json.dumps(original, indent=2) + "\n")
-    cursor = repo / ".cursor" / "hooks.json"
-    cursor.parent.mkdir()
-    cursor.write_text('{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}\n')
-    agent_hooks(vg, "install", ["gemini", "cursor"], lambda _: None)
-    assert json.loads(gemini.read_text())["hooks"]["disabled"] == ["secret-scanner"]
-    assert json.loads(cursor.read_text())["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
-    agent_hooks(vg, "uninstall", ["gemini", "cursor"], lambda _: None)
-    assert json.loads(gemini.read_text()) == original
-    assert cursor.read_text() == '{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}\n'
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text("{}")
+    (repo / ".codex").mkdir()
+    (repo / ".codex/hooks.json").symlink_to(outside)
+    linked = vg("install", "--agent", "codex")
+    assert linked.code == 2 and "symbolic link" in linked.err and outside.read_text() == "{}"
 
 
 def test_bad_settings_file_writes_nothing(repo: Path, vg: VG) -> None:
@@ -271,6 +385,26 @@ def test_bad_settings_file_writes_nothing(repo: Path, vg: VG) -> None:
     (repo / ".claude" / "settings.json").write_text("[1, 2]")
     wrong = vg("install", "--agent", "claude")
     assert wrong.code == 2 and "expected a JSON object" in wrong.err
+    (repo / ".claude" / "settings.json").write_text("// no comments here\n{}")
+    assert vg("install", "--agent", "claude").code == 2  # Claude's settings are strict JSON
+
+
+def test_the_hook_command_runs_with_a_minimal_path_and_is_silent_for_a_teammate(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    command = installed_command(repo, "claude", "SessionStart")
+    result = run_installed(repo, command, claude_session_start(repo))
+    assert result.returncode == 0 and "vibe-code" in result.stdout, result.stderr  # no vibegit on PATH
+    git(repo, "config", "--unset", "vibegit.python")  # a teammate's clone: no vibegit at all
+    for payload in (claude_session_start(repo), claude_stop(repo)):
+        quiet = run_installed(repo, command, payload)
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    bare = repo.parent / "python-without-vibegit"  # a Python that cannot import vibegit
+    bare.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
+    bare.chmod(0o755)
+    git(repo, "config", "vibegit.python", str(bare))
+    quiet = run_installed(repo, command, claude_stop(repo))
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
 
 # -- the installed commands, fed what each agent sends ----------------------------
@@ -314,34 +448,96 @@ def test_session_start_reports_a_paused_workflow(repo: Path, vg: VG) -> None:
     assert "## ⏸️ Workflow paused" in result.out and "vibegit resume" in result.out
 
 
-def test_stop_blocks_while_running_and_lets_go_when_it_must(repo: Path, vg: VG) -> None:
-    agent_hooks(vg, "install", ["claude", "codex"], lambda _: None)
-    for agent, stop in (("claude", claude_stop), ("codex", codex_stop)):
-        command = installed_command(repo, agent, "Stop")
-        idle = run_installed(repo, command, stop(repo))
-        assert (idle.returncode, idle.stdout) == (0, "")  # no workflow: may stop
-    running(vg)
-    for agent, stop in (("claude", claude_stop), ("codex", codex_stop)):
-        command = installed_command(repo, agent, "Stop")
-        blocked = run_installed(repo, command, stop(repo))
-        assert blocked.returncode == 0, blocked.stderr
-        decision = json.loads(blocked.stdout)
-        assert decision["decision"] == "block"
-        assert "T-002: Login API" in decision["reason"] and "Next step: Continue T-002" in decision["reason"]
-        again = run_installed(repo, command, stop(repo, active=True))
-        assert (again.returncode, again.stdout) == (0, "")  # stop_hook_active: never loop
+@pytest.mark.parametrize("agent", ALL)
+def test_stop_in_every_state(repo: Path, vg: VG, agent: str) -> None:
+    assert vg("install", "--agent", agent).code == 0
+    event, payload = STOP[agent]
+    command = installed_command(repo, agent, event)
 
-    command = installed_command(repo, "claude", "Stop")
+    def answer(data: dict[str, Any] | str = "", **env: str) -> str | None:
+        result = run_installed(repo, command, data or payload(repo), env)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return continued(agent, result.stdout)
+
+    assert answer() is None  # no workflow: may stop
+    running(vg)
+    reason = answer()
+    assert reason and "T-002: Login API" in reason and "Next step: Continue T-002" in reason
+    guard = cursor_stop(repo, loop_count=1) if agent == "cursor" else {**payload(repo), "stop_hook_active": True}
+    assert answer(guard) is None  # the agent's loop guard: never loop
+    assert answer("not json {") is None  # bad input: never block
+    assert answer(VIBEGIT_HOST="desktop") is None  # the workflow's lock is another machine's
     assert vg("context", "--question", "JWT or sessions?").code == 0
-    assert run_installed(repo, command, claude_stop(repo)).stdout == ""  # waiting for the user
+    assert answer() is None  # waiting for the user's answer
     assert vg("context", "--answer", "1").code == 0
     assert vg("pause").code == 0
-    assert run_installed(repo, command, claude_stop(repo)).stdout == ""  # paused
+    assert answer() is None  # paused
     assert vg("resume").code == 0
-    assert json.loads(run_installed(repo, command, claude_stop(repo)).stdout)["decision"] == "block"
+    assert answer()
     assert vg("task", "done", "T-002").code == 0
+    confirm = answer()
+    assert confirm and "only the user's confirmation is left" in confirm and "Keep going" not in confirm
     assert vg("complete", "--yes").code == 0
-    assert run_installed(repo, command, claude_stop(repo)).stdout == ""  # complete
+    assert answer() is None  # complete
+
+
+def test_claude_stop_uses_the_non_error_channel_when_claude_code_has_it(repo: Path, vg: VG) -> None:
+    running(vg)
+    newer = claude_stop(repo) | {"prompt_id": "0b5e0b7c-1f6a-4c1e-9d2b-6a1f0e3c2d4b", "session_crons": []}
+    out = json.loads(vg("hook", "stop", "--agent", "claude", input=json.dumps(newer)).out)
+    assert (
+        out["hookSpecificOutput"]["hookEventName"] == "Stop"
+        and "T-002" in out["hookSpecificOutput"]["additionalContext"]
+    )
+    # Cursor runs Claude Code's hooks too: it gets Cursor's answer and Cursor's loop guard
+    from_cursor = vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo)))
+    assert "followup_message" in json.loads(from_cursor.out)
+    assert vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo, 3))).out == ""
+    assert vg("hook", "stop", "--agent", "cursor", input=json.dumps(cursor_stop(repo, 0, "aborted"))).out == ""
+
+
+def test_session_start_on_a_machine_that_does_not_hold_the_workflow(repo: Path, vg: VG) -> None:
+    running(vg)
+    before = subjects(repo)
+    for source in ("startup", "fork"):
+        result = vg_proc(
+            "hook",
+            "session-start",
+            "--agent",
+            "claude",
+            cwd=repo,
+            input=json.dumps(claude_session_start(repo, source)),
+            env={**os.environ, "VIBEGIT_HOST": "desktop"},
+        )
+        assert result.code == 0 and "This workflow runs elsewhere:" in result.out, result.err
+        assert "`vibegit sync`, then `vibegit resume`" in result.out
+    assert subjects(repo) == before  # nothing recorded
+
+
+def test_session_start_shows_the_checkpoints_line_as_it_stands_now(repo: Path, vg: VG) -> None:
+    running(vg)
+    (repo / "app.py").write_text("a = 1\nb = 2\ndef login():\n    pass\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "app")
+    assert vg("checkpoint", "--file", "app.py", "--line", "3", "--action", "login").code == 0
+    (repo / "app.py").write_text("import os\n\na = 1\nb = 2\ndef login():\n    pass\n")
+    out = vg("hook", "session-start", "--agent", "codex", input=json.dumps(codex_session_start(repo))).out
+    assert "`app.py:3` · the line is now at 5 · login" in out
+
+
+def test_gemini_gets_the_report_again_after_a_compression(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "gemini").code == 0
+    running(vg)
+    before_agent = installed_command(repo, "gemini", "BeforeAgent")
+    prompt = gemini_event(repo, "BeforeAgent", prompt="continue")
+    assert json.loads(run_installed(repo, before_agent, prompt).stdout) == {}  # nothing new: no report
+    compress = run_installed(
+        repo, installed_command(repo, "gemini", "PreCompress"), gemini_event(repo, "PreCompress", trigger="auto")
+    )
+    assert compress.returncode == 0 and json.loads(compress.stdout) == {}
+    out = json.loads(run_installed(repo, before_agent, prompt).stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "BeforeAgent" and "Continue T-002" in out["additionalContext"]
+    assert json.loads(run_installed(repo, before_agent, prompt).stdout) == {}  # once
 
 
 def test_stop_does_not_block_an_agent_in_another_worktree(repo: Path, vg: VG, tmp_path: Path) -> None:
@@ -443,3 +639,95 @@ def test_stop_blocks_when_the_host_is_named_by_vibegit_host(
     command = installed_command(repo, "claude", "Stop")
     blocked = run_installed(repo, command, claude_stop(repo))
     assert json.loads(blocked.stdout)["decision"] == "block", blocked.stderr
+
+
+def test_doctor_checks_the_agent_side(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "codex", "--agent", "gemini").code == 0
+    home = Path(os.environ["HOME"])
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text('model = "gpt-5.4"\n[features]\nhooks = false\n')
+    (home / ".gemini").mkdir()
+    (home / ".gemini/settings.json").write_text('{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n')
+    result = vg("doctor")
+    assert result.code == 0, result.out
+    assert "✔ Codex (project): vibegit's hooks, commands and protocol are current" in result.out
+    assert "⚠ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
+    assert "⚠ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
+    assert f"✔ the project's agent hooks start vibegit with {sys.executable}" in result.out
+    (home / ".codex/config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    assert "this project is not trusted" not in vg("doctor").out
+
+    path = repo / ".codex/hooks.json"
+    path.write_text(path.read_text().replace('"timeout": 30', '"timeout": 5'))
+    git(repo, "config", "vibegit.python", "/nonexistent/python3")
+    result = vg("doctor")
+    assert result.code == 1
+    assert "✘ Codex (project): vibegit's entries are missing or outdated" in result.out
+    assert "✘ the project's agent hooks find no vibegit with an agent's PATH (/nonexistent/python3" in result.out
+
+
+def test_after_a_takeover_on_another_machine_the_hooks_step_aside(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "Implement user auth")
+    m.ok("laptop", laptop, "task", "add", "T-001", "Data model")
+    m.ok("laptop", laptop, "task", "start", "T-001")
+    m.ok("laptop", laptop, "sync")
+    stop = json.dumps(claude_stop(laptop))
+    assert json.loads(m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out)["decision"] == "block"
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("desktop", desktop, "resume")  # the desktop takes it over
+    m.ok("desktop", desktop, "sync")
+    git(laptop, "fetch", "-q", "origin")  # the laptop has only fetched: its own state still says it holds it
+    before = subjects(laptop)
+    assert m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out == ""
+    start = m(
+        "laptop", laptop, "hook", "session-start", "--agent", "claude", input=json.dumps(claude_session_start(laptop))
+    )
+    assert start.code == 0 and "This workflow runs elsewhere: desktop:" in start.out
+    assert subjects(laptop) == before  # nothing recorded on the machine that lost it
+    m.ok("laptop", laptop, "sync")
+    assert m("laptop", laptop, "hook", "stop", "--agent", "claude", input=stop).out == ""
+
+
+def context_of(agent: str, out: str) -> str:
+    """The context the agent takes from a session-start hook's stdout."""
+    if agent == "gemini":
+        data = json.loads(out)
+        return str(data["hookSpecificOutput"]["additionalContext"]) if data else ""
+    if agent == "cursor":
+        return str(json.loads(out).get("additional_context", ""))
+    assert not out.lstrip().startswith("{")  # Codex would take it for JSON
+    return out
+
+
+@pytest.mark.parametrize("agent", ALL)
+def test_session_start_in_every_state(repo: Path, vg: VG, agent: str) -> None:
+    assert vg("install", "--agent", agent).code == 0
+    command = installed_command(repo, agent, "sessionStart" if agent == "cursor" else "SessionStart")
+    payload = SESSION_START[agent](repo)
+
+    def context(data: dict[str, Any] | str = "", **env: str) -> str:
+        result = run_installed(repo, command, data or payload, env)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return context_of(agent, result.stdout)
+
+    assert context() == ""  # no workflow
+    running(vg)
+    assert "Continue T-002: Login API" in context()
+    assert context("{not json") == ""  # bad input: nothing, no crash
+    before = subjects(repo)
+    elsewhere = context(VIBEGIT_HOST="desktop")
+    assert "This workflow runs elsewhere:" in elsewhere and subjects(repo) == before
+    assert vg("task", "done", "T-002").code == 0
+    assert "All tasks are done" in context()
+    assert vg("pause").code == 0
+    assert "## ⏸️ Workflow paused" in context()
+    assert vg("resume").code == 0 and vg("complete", "--yes").code == 0
+    assert context() == ""  # ended: nothing to say
+
+
+def test_cursor_running_claudes_hooks_gets_cursors_shape(repo: Path, vg: VG) -> None:
+    running(vg)
+    out = vg("hook", "session-start", "--agent", "claude", input=json.dumps(cursor_session_start(repo))).out
+    assert "Continue T-002" in json.loads(out)["additional_context"]
+    assert "cursor session" in subjects(repo)[0]

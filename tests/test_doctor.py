@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, commit_state, git, workflow_dir
+from tests.helpers import MIRROR, VG, commit_state, git, workflow_dir, workflow_path
 
 
 def test_a_healthy_branch(dirty_repo: Path, vg: VG) -> None:
@@ -86,3 +88,111 @@ def test_a_second_broken_mirror_file_never_replaces_the_first(repo: Path, vg: VG
         assert vg("doctor", "--repair").code == 0
     assert (repo / MIRROR / "kanban.md.broken").read_text() == "## Nonsense\n- first\n"
     assert (repo / MIRROR / "kanban.md.broken.2").read_text() == "## Nonsense\n- second\n"
+
+
+# -- damaged set-ups: doctor exits non-zero, --repair brings back a working lock check --------
+
+
+def locked_repo(repo: Path, vg: VG) -> None:
+    assert vg("install").code == 0
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("task", "add", "T-1", "one").code == 0
+
+
+def lock_works(repo: Path) -> bool:
+    proc = subprocess.run(["git", "commit", "--allow-empty", "-m", "x"], cwd=repo, capture_output=True, text=True)
+    return proc.returncode != 0 and "commit blocked" in proc.stderr
+
+
+def test_a_deleted_state_branch_comes_back(repo: Path, vg: VG) -> None:
+    locked_repo(repo, vg)
+    events = git(repo, "rev-list", "--count", "vibegit/state")
+    tip = git(repo, "rev-parse", "vibegit/state")
+    git(repo, "branch", "-D", "vibegit/state")  # git branch | grep -v main | xargs git branch -D
+    for args in (("task", "add", "T-2", "two"), ("start", "again", "--goal", "g")):
+        refused = vg(*args)  # not a second history that hides the first
+        assert refused.code == 1 and "doctor --repair" in refused.err
+    checked = vg("doctor")
+    assert checked.code == 1 and "is missing" in checked.out and "mirror" in checked.out
+    assert vg("doctor", "--repair").code == 0
+    assert git(repo, "rev-parse", "vibegit/state") == tip
+    assert git(repo, "rev-list", "--count", "vibegit/state") == events  # no event lost
+    assert lock_works(repo) and vg("doctor").code == 0
+
+
+def test_a_state_branch_checked_out_refuses_events(repo: Path, vg: VG) -> None:
+    locked_repo(repo, vg)
+    git(repo, "-c", "core.hooksPath=/dev/null", "switch", "-q", "vibegit/state")
+    head = git(repo, "rev-parse", "HEAD")
+    result = vg("task", "add", "T-2", "two", "--workflow", "vibe-code")
+    assert result.code == 1 and "checked out" in result.err and "git switch -" in result.err
+    assert git(repo, "rev-parse", "HEAD") == head  # the user's HEAD did not move
+    assert vg("doctor").code == 1 and vg("doctor", "--repair").code == 1
+    git(repo, "switch", "-q", "main")
+    assert vg("doctor").code == 0 and vg("task", "add", "T-2", "two").code == 0
+
+
+def test_a_pruned_snapshot_is_rebuilt_and_pushable(dirty_repo: Path, vg: VG, tmp_path: Path) -> None:
+    locked_repo(dirty_repo, vg)
+    assert vg("checkpoint").code == 0
+    assert vg("task", "add", "T-2", "two").code == 0
+    names = git(dirty_repo, "log", "--format=%s", "vibegit/state").splitlines()
+    snap = git(dirty_repo, "rev-parse", workflow_path(dirty_repo, "snapshot"))
+    (dirty_repo / ".git" / "objects" / snap[:2] / snap[2:]).unlink()  # as gc --prune=now racing the snapshot
+    result = vg("doctor")
+    assert result.code == 1 and "missing" in result.out
+    assert vg("doctor", "--repair").code == 0
+    assert git(dirty_repo, "log", "--format=%s", "vibegit/state").splitlines()[1:] == names  # every event kept
+    assert vg("doctor").code == 0 and lock_works(dirty_repo)
+    bare = tmp_path / "pushed.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(dirty_repo, "push", "-q", "--no-verify", str(bare), "vibegit/state")
+
+
+def test_a_pruned_state_file_comes_back_from_the_mirror(repo: Path, vg: VG) -> None:
+    locked_repo(repo, vg)
+    blob = git(repo, "rev-parse", workflow_path(repo, "workflow.lock"))
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    assert lock_works(repo)  # the lost lock file fails closed
+    assert vg("doctor").code == 1
+    assert vg("doctor", "--repair").code == 0
+    assert git(repo, "cat-file", "-t", blob) == "blob" and vg("doctor").code == 0 and lock_works(repo)
+
+
+def test_a_stale_ref_lock(repo: Path, vg: VG) -> None:
+    locked_repo(repo, vg)
+    lock = repo / ".git" / "refs" / "heads" / "vibegit" / "state.lock"
+    lock.write_text("")
+    os.utime(lock, (1, 1))
+    result = vg("task", "add", "T-2", "two")
+    assert result.code == 1 and "state.lock" in result.err and "doctor --repair" in result.err
+    assert vg("doctor").code == 1
+    assert vg("doctor", "--repair").code == 0 and not lock.exists()
+    assert vg("task", "add", "T-2", "two").code == 0
+
+
+def test_removed_or_replaced_hooks_are_loud(repo: Path, vg: VG) -> None:
+    locked_repo(repo, vg)
+    hook = repo / ".git" / "hooks" / "reference-transaction"
+    hook.unlink()
+    assert not lock_works(repo)
+    result = vg("task", "add", "T-2", "two")  # every command says so
+    assert result.code == 0 and "lock check does not run" in result.err and "vibegit install" in result.err
+    assert vg("doctor").code == 1
+    assert vg("doctor", "--repair").code == 0 and lock_works(repo)
+    (repo / ".git" / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")  # another tool wrote over ours
+    result = vg("doctor")
+    assert result.code == 1 and "pre-push" in result.out
+    assert vg("doctor", "--repair").code == 0 and vg("doctor").code == 0
+    assert (repo / ".git" / "hooks" / "pre-push.vibegit-chained").is_file()
+
+
+def test_agent_settings_out_of_date(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    settings = repo / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = 5  # an older vibegit wrote this
+    settings.write_text(json.dumps(data))
+    result = vg("doctor")
+    assert result.code == 1 and "outdated" in result.out and "--agent claude" in result.out
+    assert vg("doctor", "--repair").code == 0 and vg("doctor").code == 0

@@ -54,19 +54,21 @@ def test_install_is_idempotent_and_uninstall_restores_every_byte(repo: Path, vg:
     before = snapshot(hooks_of(repo))
     result = vg("install")
     assert result.code == 0, result.err
-    for name in install.HOOK_NAMES:
+    for name in install.DEFAULT_HOOKS:
         path = hooks_of(repo) / name
         assert install.is_ours(path) and path.stat().st_mode & stat.S_IXUSR
         assert f"VIBEGIT_PYTHON={sys.executable}" in path.read_text()
         assert f"{name}: installed" in result.out
-    installed = snapshot(hooks_of(repo))
+        assert (repo / ".git" / "vibegit" / "hooks" / name).read_text() == path.read_text()  # vibegit's own copy
+    assert not (hooks_of(repo) / "pre-commit").exists()  # opt-in: reference-transaction is the lock check
+    installed = snapshot(repo / ".git")
     again = vg("install")
     assert again.code == 0 and again.out.count("already installed, unchanged") == 4
-    assert snapshot(hooks_of(repo)) == installed
+    assert snapshot(repo / ".git") == installed
     result = vg("uninstall")
     assert result.code == 0 and result.out.count(": removed") == 4
-    assert snapshot(hooks_of(repo)) == before
-    assert vg("uninstall").out.count("not installed") == 4
+    assert snapshot(hooks_of(repo)) == before and not (repo / ".git" / "vibegit").exists()
+    assert vg("uninstall", "--hook", "pre-push").out.count("not installed") == 1
 
 
 def test_choosing_hooks(repo: Path, vg: VG) -> None:
@@ -89,7 +91,15 @@ def test_a_foreign_pre_commit_hook_is_chained_and_restored(repo: Path, vg: VG, t
     foreign = hooks_of(repo) / "pre-commit"
     write_hook(foreign, MARKER_HOOK, 0o750)
     before = snapshot(hooks_of(repo))
-    result = vg("install")
+    assert vg("install").code == 0  # the lock check is reference-transaction: pre-commit is left alone
+    assert foreign.read_text() == MARKER_HOOK
+    start_workflow(vg)
+    result = commit(repo)
+    assert result.code != 0 and "commit blocked" in result.err
+    assert (tmp_path / "marker").read_text() == "ran\n"  # it ran, then the lock refused the commit
+    assert vg("unlock").code == 0 and vg("uninstall").code == 0
+    (tmp_path / "marker").unlink()
+    result = vg("install", "--hook", "pre-commit")  # the early check, chained
     assert result.code == 0
     assert "renamed to pre-commit.vibegit-chained" in result.out
     chained = hooks_of(repo) / "pre-commit.vibegit-chained"
@@ -101,7 +111,7 @@ def test_a_foreign_pre_commit_hook_is_chained_and_restored(repo: Path, vg: VG, t
     result = commit(repo)
     assert result.code == 1 and "commit blocked" in result.err
     assert marker.read_text() == "ran\n"  # a blocked commit stops at vibegit's check
-    assert vg("install").out.count("unchanged") == 4
+    assert vg("install", "--hook", "pre-commit").out.count("unchanged") == 1
     assert vg("uninstall").code == 0
     assert snapshot(hooks_of(repo)) == before
 
@@ -169,10 +179,10 @@ def test_core_hooks_path_shared_by_two_repositories(tmp_path: Path, vg: VG) -> N
     assert result.code == 0 and f"Hooks in {shared}" in result.out
     assert not any(install.is_ours(p) for p in hooks_of(one).iterdir())
     start_workflow(vg, cwd=one)
-    assert commit(one).code == 1  # one's workflow blocks one ...
+    assert commit(one).code != 0  # one's workflow blocks one ...
     result = commit(two)  # ... and not two, which shares the hooks but has no workflow
     assert result.code == 0 and "vibegit" not in result.err
-    assert (tmp_path / "marker").read_text() == "ran\n"
+    assert (tmp_path / "marker").read_text() == "ran\nran\n"  # the team's hook runs in both, untouched
     assert vg("uninstall", cwd=two).code == 0  # from either repository
     assert snapshot(shared) == before
 
@@ -182,9 +192,9 @@ def test_a_relative_hooks_path_that_does_not_exist_yet(repo: Path, vg: VG) -> No
     (repo / "src").joinpath("x").mkdir()
     result = vg("install", cwd=repo / "src" / "x")  # from a subdirectory: still the repository's path
     assert result.code == 0, result.err
-    assert install.is_ours(repo / ".husky" / "_" / "pre-commit")
+    assert install.is_ours(repo / ".husky" / "_" / "reference-transaction")
     start_workflow(vg)
-    assert commit(repo).code == 1
+    assert commit(repo).code != 0
     assert vg("uninstall").code == 0
     assert not (repo / ".husky").exists()
 
@@ -192,9 +202,9 @@ def test_a_relative_hooks_path_that_does_not_exist_yet(repo: Path, vg: VG) -> No
 def test_install_from_a_linked_worktree_uses_the_shared_hooks(repo: Path, vg: VG, tmp_path: Path) -> None:
     git(repo, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
     assert vg("install", cwd=tmp_path / "wt").code == 0
-    assert install.is_ours(hooks_of(repo) / "pre-commit")
+    assert install.is_ours(hooks_of(repo) / "reference-transaction")
     start_workflow(vg, tmp_path / "wt")  # a workflow of the linked worktree's branch
-    assert commit(tmp_path / "wt").code == 1 and commit(repo).code == 0
+    assert commit(tmp_path / "wt").code != 0 and commit(repo).code == 0
 
 
 def test_a_symlinked_hook_is_chained_as_a_link(repo: Path, vg: VG, tmp_path: Path) -> None:
@@ -202,7 +212,7 @@ def test_a_symlinked_hook_is_chained_as_a_link(repo: Path, vg: VG, tmp_path: Pat
     write_hook(target, MARKER_HOOK)
     (hooks_of(repo) / "pre-commit").symlink_to(target)
     before = snapshot(hooks_of(repo))
-    assert vg("install").code == 0
+    assert vg("install", "--hook", "pre-commit").code == 0
     assert (hooks_of(repo) / "pre-commit.vibegit-chained").is_symlink()
     assert commit(repo).code == 0 and (tmp_path / "marker").exists()
     assert vg("uninstall").code == 0
@@ -210,13 +220,13 @@ def test_a_symlinked_hook_is_chained_as_a_link(repo: Path, vg: VG, tmp_path: Pat
 
 
 def test_install_refuses_rather_than_lose_a_hook(repo: Path, vg: VG) -> None:
-    write_hook(hooks_of(repo) / "pre-commit", MARKER_HOOK)
-    write_hook(hooks_of(repo) / "pre-commit.vibegit-chained", "#!/bin/sh\nexit 0\n")
-    before = snapshot(hooks_of(repo))
+    write_hook(hooks_of(repo) / "pre-push", MARKER_HOOK)
+    write_hook(hooks_of(repo) / "pre-push.vibegit-chained", "#!/bin/sh\nexit 0\n")
+    before = snapshot(repo / ".git")
     result = vg("install")
     assert result.code == 1
     assert "move one of them away" in result.err and "nothing was changed" in result.err
-    assert snapshot(hooks_of(repo)) == before
+    assert snapshot(repo / ".git") == before
 
 
 def test_uninstall_leaves_foreign_hooks_alone(repo: Path, vg: VG) -> None:

@@ -75,7 +75,7 @@ def test_the_framework_installs_the_hooks_and_vibegit_lock_blocks(
     assert result.code == 1
     output = result.out + result.err
     assert "vibegit lock check" in output and "Failed" in output and "hook id: vibegit-lock" in output
-    assert "commit blocked" in output and "'vibe-code'" in output and "--no-verify" in output
+    assert "commit blocked" in output and "'vibe-code'" in output and "VIBEGIT_ALLOW=1" in output
 
     run_git(repo, "checkout", "-q", "-b", "feat")  # no workflow there
     result = run_git(repo, "checkout", "main")  # back where the workflow runs
@@ -105,18 +105,23 @@ def test_raw_install_chains_the_frameworks_hook(
     assert pre_commit(repo, "install").returncode == 0
     framework_hook = (repo / ".git" / "hooks" / "pre-commit").read_bytes()
     result = vg("install", "--hook", "pre-commit")
-    assert result.code == 0 and "the pre-commit framework's" in result.out
-    assert (repo / ".git" / "hooks" / "pre-commit.vibegit-chained").read_bytes() == framework_hook
+    assert result.code == 0 and "the pre-commit framework's hook stays" in result.out
+    assert (repo / ".git" / "hooks" / "pre-commit").read_bytes() == framework_hook  # never renamed
+    assert install.is_ours(repo / ".git" / "hooks" / "pre-commit.legacy")  # the framework runs it first
     assert commit(repo).code == 0  # the framework still runs, after vibegit's check
     start_workflow(vg)
     assert commit(repo).code == 1
     assert vg("uninstall").code == 0
     assert (repo / ".git" / "hooks" / "pre-commit").read_bytes() == framework_hook
+    assert not (repo / ".git" / "hooks" / "pre-commit.legacy").exists()
     # The other way round: the framework installed over vibegit keeps ours as .legacy.
+    assert pre_commit(repo, "uninstall").returncode == 0
     assert vg("install", "--hook", "pre-commit").code == 0
     assert pre_commit(repo, "install").returncode == 0
     assert install.is_ours(repo / ".git" / "hooks" / "pre-commit.legacy")
     assert commit(repo).code == 1  # still blocked, through the framework's legacy call
-    result = vg("uninstall", "--hook", "pre-commit")
-    assert "run 'pre-commit uninstall' first" in result.out
+    assert vg("install", "--hook", "pre-commit").code == 0  # again: updated in place, no loop
+    assert commit(repo).code == 1 and "migration mode" not in commit(repo).err
+    assert vg("uninstall", "--hook", "pre-commit").code == 0
+    assert not (repo / ".git" / "hooks" / "pre-commit.legacy").exists()
     assert os.access(repo / ".git" / "hooks" / "pre-commit", os.X_OK)

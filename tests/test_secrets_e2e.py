@@ -104,7 +104,7 @@ def test_a_real_package_syncs_its_edits_and_refuses_a_credential(tmp_path: Path,
     refused = m("laptop", laptop, "sync")
     assert refused.code == 1 and "src/requests/sessions.py:21: looks like a GitHub token" in refused.err
     assert "tests/certs" not in refused.err and "HISTORY" not in refused.err
-    git(laptop, "commit", "-q", "--allow-empty", "--no-verify", "-m", "more")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "more")
     push = run_git(laptop, "push", "origin", "main")  # the real pre-push hook
     assert push.code == 0 and "src/requests/sessions.py:21: looks like a GitHub token" in push.err
     assert git(remote, "rev-parse", "vibegit/state") == pushed

@@ -42,7 +42,7 @@ def test_two_agents_in_two_worktrees_never_block_each_other(repo: Path, vg: VG, 
         assert vg("task", "add", f"T-{i}", f"b{i}", cwd=wt).code == 0
     assert [t["title"] for t in json.loads(vg("task", "list", "--json", cwd=wt).out)] == ["b1", "b2"]
     # Each worktree's commits are checked against its own workflow only.
-    assert commit(repo).code == 1 and commit(wt).code == 1
+    assert commit(repo).code != 0 and commit(wt).code != 0
     report = vg("status", cwd=wt).out
     assert "agent-b" in report and "Also running**: agent-a on main" in report
     data = json.loads(vg("status", "--json").out)
@@ -217,7 +217,7 @@ def test_the_hooks_fast_path_is_one_lookup_whatever_the_number_of_workflows(repo
     log = trace.read_text()
     assert log.count("git cat-file -e") == 1 and "python" not in log.lower()
     git(repo, "switch", "-q", "feat/3%x")
-    assert run_git(repo, "commit", "--allow-empty", "-m", "y").code == 1  # w3's branch: blocked
+    assert run_git(repo, "commit", "--allow-empty", "-m", "y").code != 0  # w3's branch: blocked
 
 
 def test_events_of_one_workflow_make_its_own_history(repo: Path, vg: VG, tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git, machine, mirror, remote, snapshot, store, userhooks
+from vibegit.infra import git, hookfiles, machine, mirror, remote, snapshot, store, userhooks
 from vibegit.infra.formats import MEMORY, render_all
 
 
@@ -46,6 +46,9 @@ def enter(cwd: Path | None = None) -> Context:
     """What a command works in: the repository, arrived at (``arrive``)."""
     ctx = open_repo(cwd)
     arrive(ctx, None, warn, implicit=True)
+    problem = hookfiles.lock_check_problem(hookfiles.place_of(ctx.repo, ctx.config))
+    if problem:  # said by every command until it is fixed: nothing else would notice
+        warn(problem)
     return ctx
 
 
@@ -150,6 +153,12 @@ def record(
     guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:
+        if head is None and mirror.last_shown(ctx.repo):
+            raise Refused(
+                f"{ctx.settings.state_branch} is missing, but the mirror shows state "
+                f"{(mirror.last_shown(ctx.repo) or '')[:10]} recorded here: 'vibegit doctor --repair' brings the "
+                "branch back (nothing was recorded; a new history would hide the old one)"
+            )
         loaded = store.load(ctx.repo, cat, ctx.settings, head)
         if new:
             clash = workflows.mine_here(loaded.index, e)

@@ -329,6 +329,20 @@ def learn() -> int:
     return learn_.learn()
 
 
+@parser.command()
+def mcp() -> int:
+    """Serve the workflow state to an agent over MCP (stdio); needs pip install 'vibegit[mcp]'.
+
+    Tools: status, task_add, task_start, task_done, context, checkpoint,
+    pause, and complete, abort, unlock, which ask the user to confirm through
+    the client (MCP elicitation); a client that cannot ask gets a refusal
+    telling the user to confirm in a terminal. Resource: vibegit://state.
+    'vibegit install --agent NAME --mcp' registers it."""
+    from vibegit.commands import mcp as mcp_
+
+    return mcp_.serve()
+
+
 @parser.command("agent-instructions")
 def agent_instructions(lang: Optional[str] = Lang) -> int:
     """Print a short protocol for AGENTS.md / CLAUDE.md: which command at which moment."""
@@ -424,10 +438,13 @@ def untrust() -> int:
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
 ) -> int:
-    """Check the state branch: parses, orphan, lock consistent, snapshots present.
+    """Check the state branch and the set-up: hooks, git-lfs, the agents vibegit is installed into.
 
-    Exit 0 healthy, 1 problems found. --repair records a new event whose tree
-    is the newest good state (from history or reflog); nothing is deleted."""
+    The branch: parses, orphan, lock consistent, objects present, not deleted,
+    not checked out, no stale ref lock. Exit 0 healthy, 1 problems found.
+    --repair fixes each item or names what to do: a new event holding the
+    newest good state (history, reflog), a deleted branch back from its
+    reflog, a remote or the mirror, hooks installed again; nothing is deleted."""
     from vibegit.commands import doctor as doctor_
 
     return doctor_.doctor(repair)
@@ -437,7 +454,8 @@ HookNames = typer.Option(
     None,
     "--hook",
     metavar="NAME",
-    help="Only this git hook (repeatable): post-checkout, pre-commit, pre-push, post-rewrite. Default: all four.",
+    help="Only this git hook (repeatable): reference-transaction (the lock check), post-checkout, pre-push, "
+    "post-rewrite, pre-commit (an earlier lock check, opt-in). Default: all but pre-commit.",
 )
 
 
@@ -445,35 +463,71 @@ AgentNames = typer.Option(
     None,
     "--agent",
     metavar="NAME",
-    help="An agent's session hooks (repeatable): claude, codex, cursor, gemini. "
-    "With only --agent, the git hooks are left as they are.",
+    help="An agent (repeatable): claude, codex, cursor, gemini. With only --agent, the git hooks are left as they are.",
+)
+Scope = typer.Option(
+    "project",
+    "--scope",
+    metavar="SCOPE",
+    help="With --agent: project (the repository's files, committed; the default), local (Claude Code's "
+    ".claude/settings.local.json and CLAUDE.local.md, not committed) or user (the files in your home directory).",
 )
 
 
 @parser.command()
-def install(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
+def install(
+    hook: Optional[list[str]] = HookNames,
+    agent: Optional[list[str]] = AgentNames,
+    scope: str = Scope,
+    mcp: bool = typer.Option(
+        False, "--mcp", help="With --agent: also register 'vibegit mcp' as an MCP server in the agent's config."
+    ),
+    check: bool = typer.Option(
+        False,
+        "--check",
+        help="Change nothing: say what of vibegit's each agent has (all four without --agent) and whether it is "
+        "current; exit 1 when something is missing or outdated.",
+    ),
+) -> int:
     """Install the git hooks where git looks for them (core.hooksPath and worktrees honoured).
 
-    A hook vibegit did not write is never overwritten: it is kept as
-    NAME.vibegit-chained and still runs. Running install again changes nothing.
-    --agent merges vibegit's session hooks into the agent's project settings
-    (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json,
-    .gemini/settings.json), keeping every other entry.
+    The lock check is the reference-transaction hook: every way a commit
+    reaches a branch meets it, --no-verify too (VIBEGIT_ALLOW=1 lets one
+    through, recorded). A hook vibegit did not write is never overwritten: a
+    plain one is kept as NAME.vibegit-chained and still runs; the pre-commit
+    framework runs vibegit's as NAME.legacy; husky's and lefthook's files stay,
+    and install prints the line their configuration needs. Running install
+    again changes nothing.
+
+    --agent NAME adds, keeping everything else in each file: the agent's
+    session hooks (Claude Code .claude/settings.json: SessionStart and Stop;
+    Codex .codex/hooks.json: the same; Cursor .cursor/hooks.json:
+    sessionStart and stop; Gemini CLI .gemini/settings.json:
+    SessionStart, AfterAgent, PreCompress, BeforeAgent), the /vibe-* commands
+    (.claude/commands, .cursor/commands, .gemini/commands) and the working
+    protocol as a marked block in CLAUDE.md, AGENTS.md or GEMINI.md. The hook
+    commands start the interpreter recorded in git config vibegit.python (or
+    baked in, for --scope local and user), else 'vibegit' on PATH, else do
+    nothing. Comments in Gemini's settings are kept; nothing is written
+    through a symbolic link.
     """
     from vibegit.commands import install as install_
 
-    return install_.install(hook, agent)
+    return install_.install(hook, agent, scope, mcp, check)
 
 
 @parser.command()
-def uninstall(hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames) -> int:
-    """Remove vibegit's git hooks and put back the hooks they chained, as they were.
+def uninstall(
+    hook: Optional[list[str]] = HookNames, agent: Optional[list[str]] = AgentNames, scope: str = Scope
+) -> int:
+    """Remove vibegit's git hooks (wherever they ended up) and put back the hooks they chained, as they were.
 
-    --agent removes only vibegit's entries from the agent's settings file (the
-    file comes back as it was when nothing else changed it)."""
+    --agent removes exactly vibegit's entries, commands and block from the
+    agent's files; a file comes back byte for byte when nothing else changed
+    it, and a file vibegit created goes."""
     from vibegit.commands import install as install_
 
-    return install_.uninstall(hook, agent)
+    return install_.uninstall(hook, agent, scope)
 
 
 @functools.cache

@@ -6,11 +6,16 @@ from __future__ import annotations
 import sys
 
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
-from vibegit.infra.git import close_readers
+from vibegit.infra.git import close_readers, pin_repo_env
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
+    for stream in (sys.stdout, sys.stderr):  # a path that is not UTF-8 is shown escaped, never a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         if argv[:1] == ["hook"]:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython

@@ -98,3 +98,76 @@ def test_a_value_cannot_forge_a_section_or_reach_the_terminal_as_a_control() -> 
     assert "``a` · HEAD is here `b:45``" in text
     assert not any(line.startswith("- ✅ T-009") for line in text.splitlines())
     assert "\x1b" not in report.stop_reason(state)
+
+
+def big_workflow(tasks: int = 80, rules: int = 15) -> State:
+    state, _ = lifecycle.start(State(), ENV, "vibe-code", "Port the billing service " * 3)
+    for i in range(1, tasks + 1):
+        state, _ = lifecycle.task_add(state, ENV, f"T-{i:03}", f"Port module number {i} of the billing service")
+    for i in range(1, min(tasks, 7)):
+        state, _ = lifecycle.task_done(state, ENV, f"T-{i:03}")
+    state, _ = lifecycle.task_start(state, ENV, f"T-{min(tasks, 7):03}")
+    state, _ = lifecycle.checkpoint(state, ENV, Checkpoint(file="src/billing.py", line=120, action="rates table"))
+    for i in range(rules):
+        state, _ = lifecycle.memory_add(state, ENV, MemoryCategory.FORBIDDEN_ACTION, f"Never touch legacy file {i}")
+    for i in range(30):
+        state, _ = lifecycle.memory_add(state, ENV, MemoryCategory.CODE_PATTERN, f"Use the repository pattern {i}")
+    return state
+
+
+def test_the_agents_report_fits_every_budget_with_the_important_part_first() -> None:
+    state = big_workflow()
+    full = report.render(state, "en", "a" * 40)
+    assert len(full) > 6000  # the human report of this state is long
+    text = report.for_agent(state, "en", report.Observed("moved", 131, None))
+    assert len(text.split()) <= report.AGENT_MAX_WORDS and len(text.encode()) <= report.AGENT_MAX_BYTES
+    assert len(text) < 10_000 and not text.lstrip().startswith("{")
+    order = [
+        "**Workflow**: vibe-code",
+        "**Current task**: T-007",
+        "**Next step**: Continue T-007",
+        "`src/billing.py:120` · the line is now at 131 · rates table",
+        "🚫 **Never**: Never touch legacy file 0",
+        "🚫 **Never**: Never touch legacy file 14",
+        "Record progress:",
+        "### Tasks",
+        "- 🔄 T-007",
+    ]
+    at = [text.index(part) for part in order]
+    assert at == sorted(at)
+    more = [line for line in text.splitlines() if line.startswith("+ ") and "vibegit task list" in line]
+    assert len(more) == 1 and int(more[0].split()[1]) > 0  # the rest of the kanban, counted
+    zh = report.for_agent(state, "zh")
+    assert len(zh.encode()) <= report.AGENT_MAX_BYTES and "寸止" in zh
+
+
+def test_the_agents_report_holds_its_budget_for_huge_values_and_says_where_it_runs() -> None:
+    state = big_workflow(tasks=3, rules=0)
+    state = replace(state, context=replace(state.context, next_action="x " * 5000, pending_questions=("q " * 900,) * 9))
+    text = report.for_agent(state, "en", elsewhere="desktop:/home/u/app (locked at 2025-01-12T10:00:00Z)")
+    assert report.fits(text) and text.splitlines()[2].startswith("⚠️ This workflow runs elsewhere: desktop:/home/u/app")
+    assert "**Next step**" in text
+
+
+def test_stop_decisions() -> None:
+    from vibegit.core import agentturn
+
+    running = workflow()
+    claude = agentturn.payload("claude", {"stop_hook_active": False})
+    assert "Keep going" in (agentturn.stop_decision(running, claude, None) or "")
+    assert agentturn.stop_decision(running, agentturn.payload("claude", {"stop_hook_active": True}), None) is None
+    assert agentturn.stop_decision(running, agentturn.payload("claude", None), None) is None  # bad input
+    assert agentturn.stop_decision(running, claude, "desktop:/w") is None  # runs elsewhere
+    asked, _ = lifecycle.context(running, ENV, None, None, "JWT?", None)
+    assert agentturn.stop_decision(asked, claude, None) is None  # waits for the user
+    done, _ = lifecycle.task_done(running, ENV, "T-002")
+    assert "ask them to confirm completion" in (agentturn.stop_decision(done, claude, None) or "")
+    cursor = agentturn.payload("claude", {"cursor_version": "3.7.21", "loop_count": 0, "status": "completed"})
+    assert cursor.agent == "cursor" and agentturn.stop_decision(running, cursor, None)
+    for later in ({"loop_count": 1, "status": "completed"}, {"loop_count": 0, "status": "aborted"}):
+        assert agentturn.stop_decision(running, agentturn.payload("cursor", later), None) is None
+    assert agentturn.continue_output(cursor, "r") == '{"followup_message": "r"}'
+    new_claude = agentturn.payload("claude", {"stop_hook_active": False, "prompt_id": "p1"})
+    assert '"additionalContext": "r"' in agentturn.continue_output(new_claude, "r")
+    codex = agentturn.payload("codex", {"stop_hook_active": False, "prompt_id": "p1"})
+    assert agentturn.continue_output(codex, "r") == '{"decision": "block", "reason": "r"}'

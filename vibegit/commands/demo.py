@@ -95,7 +95,7 @@ def run() -> int:
             "--action",
             "login skeleton written; password check next",
         )
-        p.run(laptop, "git", "commit", "-am", "try to commit mid-workflow", ok=(0, 1))
+        p.run(laptop, "git", "commit", "-am", "try to commit mid-workflow", ok=(0, 1, 128))
 
         p.title("3. The session dies: context compacted, terminal closed. A new session starts:")
         p.run(laptop, "vibegit", "status")

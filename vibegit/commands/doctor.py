@@ -1,39 +1,176 @@
-"""``vibegit doctor``: check the state branch, and repair it as a new event.
+"""``vibegit doctor``: check the state branch and the set-up around it;
+``--repair`` fixes what it can, as new events, and names the rest.
 
-Checks: no git process left the state branch's ref locked (``--repair``
-removes such a lock once it is older than any live git process would hold
-it); the branch points to a commit; its state files parse; the history is
-an orphan (no user commit in it); the lock agrees with the status; a
-checkpoint's snapshot tree is in the commit; the mirror's files parse.
-``--repair`` finds the newest good state commit (history, then the reflog,
-newest first) and records a NEW event whose tree is that commit's tree and
-whose parent is the current tip: nothing is deleted, the bad commits stay
-in history. A broken mirror file is moved aside and the mirror rewritten.
+The state branch: no git process left its ref locked (``--repair`` removes
+such a lock once it is older than any live git process would hold it); the
+branch exists (deleted: it comes back from its reflog, a remote's copy or
+the commit the mirror shows); it is not checked out (events are refused
+then); its objects are all there (a blob pruned by a racing gc comes back
+from the mirror); its state files parse; the history is an orphan; the lock
+agrees with the status; a checkpoint's snapshot tree is in the commit; the
+mirror's files parse. ``--repair`` records a NEW event holding the newest
+good state (history, then the reflog, newest first) on top of the tip:
+nothing is deleted. A broken mirror file is moved aside.
+
+The set-up: vibegit's hooks still run where git looks for them (another
+tool may have moved or replaced them; ``--repair`` installs them again and
+prints what a hook manager's configuration needs), git-lfs's hooks still
+run, the agents' settings hold vibegit's current entries.
+
+Each check is a function of the repository and the loaded state, so it can
+run once per workflow.
 """
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
+from dataclasses import replace
 
 from vibegit import app
+from vibegit.core import agents as agent_specs
 from vibegit.core import lifecycle
-from vibegit.errors import OK, REFUSED
-from vibegit.infra import git, mirror, store
+from vibegit.core.model import State
+from vibegit.core.settings import Settings
+from vibegit.errors import OK, REFUSED, BadInput, GitError
+from vibegit.infra import agentfiles, git, hookfiles, mirror, store
 
 MAX_CANDIDATES = 5000
 STALE_LOCK_SECONDS = 2.0  # git holds a ref lock for milliseconds; older, under our lock, it was left behind
 
 
 def doctor(repair: bool) -> int:
-    ctx = app.enter()
-    repo, settings = ctx.repo, ctx.settings
+    ctx = app.open_repo()
     say = app.say
+    setup_ok = _setup(ctx, repair, say)
+    holders = git.checked_out(ctx.repo, ctx.settings.state_ref)
+    if holders:
+        say(
+            f"✘ {ctx.settings.state_branch} is checked out in {', '.join(holders)}: vibegit refuses every event "
+            "while it is (each would move that worktree's HEAD); switch that worktree to another branch "
+            "('git switch -' there)"
+        )
+        return REFUSED
+    state_code = _state_branch(ctx, repair, say)
+    return OK if setup_ok and state_code == OK else REFUSED
+
+
+# -- the set-up ------------------------------------------------------------------------
+
+
+def setup_problems(ctx: app.Context) -> tuple[list[str], list[str]]:
+    """What is wrong around the state: vibegit's hooks, git-lfs's hooks (the
+    agents' side is ``agentfiles.health``, said with the state branch)."""
+    where = hookfiles.place_of(ctx.repo, ctx.config)
+    hooks = hookfiles.hook_problems(where)
+    lfs = "filter.lfs.process" in ctx.config or "filter.lfs.clean" in ctx.config
+    lfs_problem = hookfiles.lfs_problem(where, lfs and bool(hookfiles.installed(where)))
+    return hooks, [lfs_problem] if lfs_problem else []
+
+
+def _setup(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> bool:
+    hooks, lfs = setup_problems(ctx)
+    for problem in hooks + lfs:
+        say(f"✘ {problem}")
+    if not repair:
+        return not (hooks or lfs)
+    where = hookfiles.place_of(ctx.repo, ctx.config)
+    if hooks:
+        say("Installing vibegit's hooks again:")
+        hookfiles.install(hookfiles.installed(where), cwd=ctx.repo.toplevel)
+    _update_agents(ctx, say)
+    left, lfs = setup_problems(app.open_repo(ctx.repo.toplevel))
+    for problem in left + lfs:
+        say(f"✘ still: {problem}")
+    return not (left or lfs)
+
+
+def _update_agents(ctx: app.Context, say: Callable[[str], None]) -> None:
+    """Bring vibegit's entries up to date in each agent's files that hold outdated ones."""
+    for scope in agent_specs.SCOPES:
+        stale = []
+        for agent in agent_specs.SPECS.values():
+            if scope not in agent.settings:
+                continue
+            try:
+                status = agentfiles.check(ctx.repo, agent, scope, ctx.settings.lang)
+            except BadInput:
+                continue  # health names it; a file that does not parse is fixed by hand
+            if status.installed and not status.current(mcp=status.server not in ("", "missing")):
+                stale.append((agent.name, status.server not in ("", "missing")))
+        for mcp in (False, True):
+            names = [name for name, has_mcp in stale if has_mcp == mcp]
+            if names:
+                say(f"Updating vibegit's entries for {', '.join(names)} ({scope}):")
+                files, report = agentfiles.plan_install(ctx.repo, names, scope, mcp, ctx.settings.lang)
+                for line in report.lines + agentfiles.carry_out(files, True):
+                    say(line)
+
+
+# -- the state branch ----------------------------------------------------------------------
+
+
+def recoverable(repo: git.Repo, cat: git.CatFile, settings: Settings) -> tuple[str, str] | None:
+    """The newest good state commit that outlived a deleted branch, and where it was found:
+    the branch's reflog, a remote's copy, or the commit the mirror shows."""
+    found: dict[str, str] = {}
+    tip = git.reflog_tip(repo, settings.state_ref)
+    if tip:
+        found.setdefault(tip, "its reflog")
+    refs = repo.out(
+        "for-each-ref", "--format=%(objectname) %(refname)", f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS
+    )
+    for line in refs.splitlines():
+        oid, _, ref = line.partition(" ")
+        found.setdefault(oid, ref)
+    shown = mirror.last_shown(repo)
+    if shown:
+        found.setdefault(shown, f"the mirror ({settings.mirror_dir})")
+    good = []
+    for oid, source in found.items():
+        commit = git.commit_of(repo, oid)
+        if commit and not store.commit_problems(repo, cat, settings, commit):
+            good.append((int(repo.out("log", "-1", "--format=%ct", commit)), commit, source))
+    if not good:
+        return None
+    _, commit, source = max(good)
+    return commit, source
+
+
+def restore_from_mirror(repo: git.Repo, settings: Settings, missing: list[str]) -> int:
+    """Write back the missing blobs of state files whose bytes the mirror still holds; how many."""
+    wanted = set(missing)
+    restored = 0
+    for data in mirror.saved(repo, settings):
+        if git.blob_id(repo, data) in wanted:
+            git.write_object(repo, "blob", data)
+            restored += 1
+    return restored
+
+
+def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> int:
+    repo, settings = ctx.repo, ctx.settings
     said: list[str] = []
     problems: list[str] = []
     broken_mirror = mirror.problems(repo, settings)
+    tip_now = git.resolve(repo, settings.state_ref)
+    missing = git.missing_objects(repo, tip_now) if tip_now else []
+    if missing:
+        restored = restore_from_mirror(repo, settings, missing) if repair else 0
+        if restored:
+            say(f"Restored {restored} missing object(s) of {settings.state_branch} from the mirror's files.")
+            missing = git.missing_objects(repo, tip_now or "")
+    if missing:
+        problems_missing = [
+            f"{len(missing)} object(s) of {settings.state_branch}'s history are missing from the object store "
+            f"(a 'git gc --prune' that raced an event?): {', '.join(m[:10] for m in missing[:5])}"
+        ]
+    else:
+        problems_missing = []
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str | None, str, int | None]:
-        """Check the tip; with --repair, the repair event. The result: an exit code, or None to go on."""
+        """Check the tip; with --repair, the repair. The result: an exit code, or None to go on."""
         said.clear()
         problems.clear()
         lock = git.ref_lock(repo, settings.state_ref)
@@ -51,13 +188,21 @@ def doctor(repair: bool) -> int:
         found = cat.get(head) if head else None
         tip = head if found is not None and found[0] == "commit" else None
         if head is None:
-            if git.reflog_tip(repo, settings.state_ref) is None:
+            back = recoverable(repo, cat, settings)
+            if back is None:
                 said.append(f"No {settings.state_branch} here yet; nothing to check.")
                 return None, "", OK
-            problems.append(f"{settings.state_ref} is missing")
-        elif tip is None:
+            commit, source = back
+            said.append(f"✘ {settings.state_branch} is missing (deleted?); {source} still has it at {commit[:10]}")
+            if not repair:
+                said.append("Run 'vibegit doctor --repair' to bring it back (no event is lost).")
+                return None, "", REFUSED
+            said.append(f"Recovered: {settings.state_branch} is back at {commit[:10]}, from {source}.")
+            return commit, f"vibegit: recover from {source}", None
+        if tip is None:
             problems.append(f"{settings.state_ref} points to a {found[0] if found else 'missing object'}, not a commit")
         else:
+            problems.extend(problems_missing)
             problems.extend(store.commit_problems(repo, cat, settings, tip))
             problems.extend(store.orphan_problems(repo, settings, tip))
         said.extend(f"✘ {problem}" for problem in problems)
@@ -75,12 +220,20 @@ def doctor(repair: bool) -> int:
             return None, "", REFUSED
         if not problems or all("not an orphan" in p for p in problems):
             return None, "", None  # the branch stays; only the mirror is mended
+        if tip is not None and problems_missing:
+            rebuilt = _without_snapshot(ctx, cat, tip, problems[0])
+            if rebuilt is not None:
+                said.append(
+                    f"Repaired: every event of {settings.state_branch} kept without the snapshot(s) a prune lost, "
+                    f"then new event {rebuilt[:10]}; the old history stays in the reflog ({tip[:10]})."
+                )
+                return rebuilt, "vibegit: repair", None
         known = git.known_commits(repo, tip, settings.state_ref, MAX_CANDIDATES)
         good = next(
             (
                 c
                 for c in sorted(known, key=lambda c: -known[c])
-                if c != tip and not store.commit_problems(repo, cat, settings, c)
+                if c != tip and not store.commit_problems(repo, cat, settings, c) and not _misses(repo, c, missing)
             ),
             None,
         )
@@ -97,11 +250,18 @@ def doctor(repair: bool) -> int:
         )
         return commit, "vibegit: repair", None
 
-    code = store.publish(repo, settings, build)
+    try:
+        code = store.publish(repo, settings, build)
+    except GitError as err:
+        say(f"✘ {err}")
+        return REFUSED
     for line in said:
         say(line)
+    agent_lines, agents_bad = agentfiles.health(repo, settings.lang)
+    for line in agent_lines:
+        say(line)
     if code is not None:
-        return code
+        return REFUSED if agents_bad else code
     for rel, _ in broken_mirror:
         aside = mirror.set_aside(repo, rel)
         if aside is not None:
@@ -109,4 +269,60 @@ def doctor(repair: bool) -> int:
     tip = git.commit_of(repo, settings.state_ref)
     if tip:
         mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)
-    return REFUSED if any("not an orphan" in p for p in problems) else OK
+    return REFUSED if agents_bad or any("not an orphan" in p for p in problems) else OK
+
+
+def _misses(repo: git.Repo, commit: str, missing: list[str]) -> bool:
+    """``commit``'s own tree names one of the missing objects."""
+    if not missing:
+        return False
+    return bool(git.missing_objects(repo, f"{commit}^{{tree}}"))
+
+
+def _without_snapshot(ctx: app.Context, cat: git.CatFile, tip: str, problem: str) -> str | None:
+    """The history again with every lost snapshot dropped (each event kept: same
+    message, author and order; a checkpoint that pinned one keeps its commit and
+    position), then a repair event on top; None when more than snapshots was lost."""
+    repo = ctx.repo
+    lost: dict[str, bool] = {}
+    mapped: dict[str, str] = {}
+    try:
+        for commit in repo.out("rev-list", "--topo-order", "--reverse", tip).split():
+            found = cat.get(commit)
+            if found is None:
+                return None
+            head, _, body = found[2].partition(b"\n\n")
+            lines = head.split(b"\n")
+            tree = lines[0].split()[1].decode()
+            here = {at.tree for at in store.snapshots(repo, cat, commit)}
+            for oid in here - lost.keys():
+                lost[oid] = cat.get(oid) is None or bool(git.missing_objects(repo, oid))
+            gone = {oid for oid in here if lost[oid]}
+            if gone:
+                loaded = store.load_commit(repo, cat, commit, "")
+                tree = store.rewritten(repo, cat, loaded, functools.partial(_unpinned, gone=gone), {}, gone)
+            out = [b"tree " + tree.encode()]
+            for line in lines[1:]:
+                if line.startswith(b"parent "):
+                    parent = line.split()[1].decode()
+                    line = b"parent " + mapped.get(parent, parent).encode()
+                out.append(line)
+            raw = b"\n".join(out) + b"\n\n" + body
+            mapped[commit] = git.write_object(repo, "commit", raw) if raw != found[2] else commit
+        new_tip = mapped.get(tip, tip)
+        if git.missing_objects(repo, new_tip):
+            return None
+        loaded = store.load_commit(repo, cat, new_tip, "")
+    except (BadInput, GitError):
+        return None
+    state, event = lifecycle.repaired(loaded.fresh().state, tip, problem)
+    tree = git.resolve(repo, f"{new_tip}^{{tree}}") or ""
+    return store.commit(repo, ctx.config, app.facts(ctx), tree, [new_tip], event, state)
+
+
+def _unpinned(state: State, gone: set[str]) -> State:
+    """``state`` without a checkpoint snapshot that is lost."""
+    point = state.checkpoint
+    if point is None or point.snapshot not in gone:
+        return state
+    return replace(state, checkpoint=replace(point, snapshot=None))

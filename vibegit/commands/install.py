@@ -1,27 +1,108 @@
 """``install`` / ``uninstall``: the git hooks (infra/hookfiles.py) and, with
-``--agent``, the agents' session hooks (infra/agentfiles.py)."""
+``--agent``, what each agent reads of vibegit's (infra/agentfiles.py)."""
 
 from __future__ import annotations
 
-from vibegit.errors import OK
-from vibegit.infra import agentfiles, hookfiles
+import os
+
+from vibegit import app
+from vibegit.core import agents as agent_specs
+from vibegit.errors import OK, REFUSED, BadInput
+from vibegit.infra import agentfiles, git, hookfiles
 
 
-def install(hooks: list[str] | None, agents: list[str] | None) -> int:
-    return _both(hooks, agents, installing=True)
+def install(
+    hooks: list[str] | None, agents: list[str] | None, scope: str = "project", mcp: bool = False, check: bool = False
+) -> int:
+    if check:
+        return check_agents(agents, scope, mcp)
+    return _both(hooks, agents, scope, mcp, installing=True)
 
 
-def uninstall(hooks: list[str] | None, agents: list[str] | None) -> int:
-    return _both(hooks, agents, installing=False)
+def uninstall(hooks: list[str] | None, agents: list[str] | None, scope: str = "project") -> int:
+    return _both(hooks, agents, scope, False, installing=False)
 
 
-def _both(hooks: list[str] | None, agents: list[str] | None, installing: bool) -> int:
-    """With only ``--agent``, just the agents' settings; otherwise the git hooks
-    too. Every agent settings file is read and checked before anything is written."""
-    planned = agentfiles.plan_all(agents, installing) if agents else None
+def _both(hooks: list[str] | None, agents: list[str] | None, scope: str, mcp: bool, installing: bool) -> int:
+    """With only ``--agent``, just the agents' files; otherwise the git hooks
+    too. Every agent file is read and checked before anything is written."""
+    if (mcp or scope != "project") and not agents:
+        raise BadInput(f"{'--mcp' if mcp else '--scope'} goes with --agent NAME")
+    planned = None
+    if agents:
+        ctx = app.open_repo()
+        if installing:
+            planned = agentfiles.plan_install(ctx.repo, agents, scope, mcp, ctx.settings.lang)
+        else:
+            planned = agentfiles.plan_uninstall(ctx.repo, agents, scope)
     code = OK
     if hooks or not agents:
         code = hookfiles.install(hooks or None) if installing else hookfiles.uninstall(hooks or None)
-    if planned is not None and code == OK:
-        code = agentfiles.carry_out(*planned, installing, print)
+    if planned is None or code != OK:
+        return code
+    files, report = planned
+    said = agentfiles.carry_out(files, installing)
+    for line in report.lines + said + report.notes:
+        app.say(line)
+    if scope == "project":
+        recorded = agentfiles.record_python(ctx.repo) if installing else agentfiles.forget_python(ctx.repo)
+        if recorded:
+            app.say(f"  {recorded}")
+    return OK
+
+
+def check_agents(names: list[str] | None, scope: str, mcp: bool) -> int:
+    """``install --check``: what of vibegit's each agent has in ``scope`` and
+    whether it is what install writes now; exit 1 when something asked for
+    is missing or outdated."""
+    ctx = app.open_repo()
+    asked = [agent_specs.spec(n) for n in dict.fromkeys(names or [])]
+    code = OK
+    for agent in asked or list(agent_specs.SPECS.values()):
+        if scope not in agent.settings:
+            if asked:
+                agent_specs.check_scope(agent, scope)
+            continue
+        status = agentfiles.check(ctx.repo, agent, scope, ctx.settings.lang)
+        if not status.installed:
+            app.say(f"{agent.label} ({scope}): not installed ({status.where})")
+            code = REFUSED if asked else code
+            continue
+        app.say(f"{agent.label} ({scope}): {describe(status)}")
+        if not status.current(mcp):
+            app.say(
+                f"  run 'vibegit install --agent {agent.name}{_scope_arg(scope)}{' --mcp' if mcp else ''}' to bring it up to date"
+            )
+            code = REFUSED
+    if scope == "project":
+        app.say(python_line(ctx.repo))
     return code
+
+
+def _scope_arg(scope: str) -> str:
+    return "" if scope == "project" else f" --scope {scope}"
+
+
+def describe(status: agentfiles.Status) -> str:
+    hooks = ", ".join(f"{event} {state}" for event, state in status.hooks.items())
+    parts = [f"hooks in {status.where}: {hooks}"]
+    current, total = status.commands
+    if total:
+        parts.append(f"/vibe-* commands {current}/{total} current")
+    if status.block:
+        parts.append(f"protocol block {status.block}")
+    if status.server:
+        parts.append(f"MCP server {'not registered' if status.server == 'missing' else status.server}")
+    return "; ".join(parts)
+
+
+def python_line(repo: git.Repo) -> str:
+    """Which vibegit the project's hook commands start, with any PATH."""
+    recorded = git.config_values(repo, agentfiles.PYTHON_KEY)[-1:]
+    if recorded and os.access(recorded[0], os.X_OK):
+        return f"The project's hook commands start vibegit with {recorded[0]} (git config {agentfiles.PYTHON_KEY})."
+    missing = f" ({recorded[0]} is gone)" if recorded else ""
+    return (
+        f"No interpreter recorded for the project's hook commands{missing}: they run 'vibegit' from the agent's "
+        "PATH, or nothing; 'vibegit install --agent NAME' records this one."
+    )

@@ -1,62 +1,11 @@
-"""``agent-instructions``: a short protocol for AGENTS.md / CLAUDE.md, which command at which moment."""
+"""``agent-instructions``: the working protocol for AGENTS.md / CLAUDE.md, which command at which moment."""
 
 from __future__ import annotations
 
+from vibegit.core.protocol import protocol
 from vibegit.errors import OK
-
-INSTRUCTIONS = {
-    "en": """\
-## Workflow state (vibegit)
-
-This project keeps the agent's workflow state in git (branch `vibegit/state`),
-so it survives compaction, new sessions and other machines. The files in
-`project_document/.ai_state/` are a copy; change state with the commands.
-
-- Session start: read the recovery report (the session hook prints it; else
-  run `vibegit status`). If a workflow is active, continue it; never fall
-  back to plain chat. Paused: ask the user, then `vibegit resume`.
-- New multi-step work: `vibegit start vibe-code --goal "..."`, then
-  `vibegit task add T-001 "..."` for each step.
-- Phases: `vibegit phase R1|I|P|E|R2 [--step 4.3]` when you move on.
-- Tasks: `vibegit task start T-001` before, `vibegit task done T-001` after.
-- After each meaningful step: `vibegit context --last "..." --next "..."`.
-- Before a risky or long step: `vibegit checkpoint --file PATH --line N --action "..."`.
-- Need the user: `vibegit context --question "..."`, ask, then stop;
-  `vibegit context --answer N` once answered.
-- Rules the user states: `vibegit memory add forbidden_action|user_preference|code_pattern "..."`.
-  Obey the remembered rules in the report, forbidden actions first.
-- Stopping mid-way: `vibegit pause --action "..."`.
-- All tasks done: show the result and ask the user to confirm; only after
-  they confirm, `vibegit complete --yes`.
-- Never edit `workflow.lock` by hand and never commit with `--no-verify` to
-  get around the lock.
-""",
-    "zh": """\
-## 工作流状态 (vibegit)
-
-本项目用 git 保存智能体的工作流状态（分支 `vibegit/state`），
-上下文压缩、新会话、换机器都不会丢失。`project_document/.ai_state/`
-中的文件只是副本；请用命令修改状态。
-
-- 会话开始：阅读恢复报告（会话钩子会输出；否则运行 `vibegit status`）。
-  有活动工作流就继续执行，不要退化为普通对话。已暂停：询问用户后 `vibegit resume`。
-- 新的多步骤工作：`vibegit start vibe-code --goal "..."`，
-  然后为每一步 `vibegit task add T-001 "..."`。
-- 阶段：进入下一阶段时 `vibegit phase R1|I|P|E|R2 [--step 4.3]`。
-- 任务：开始前 `vibegit task start T-001`，完成后 `vibegit task done T-001`。
-- 每个有意义的步骤后：`vibegit context --last "..." --next "..."`。
-- 有风险或耗时的步骤前：`vibegit checkpoint --file PATH --line N --action "..."`。
-- 需要用户：`vibegit context --question "..."`，提问后停下；
-  得到回答后 `vibegit context --answer N`。
-- 用户提出的规则：`vibegit memory add forbidden_action|user_preference|code_pattern "..."`。
-  遵守报告中的记忆规则，禁止操作优先。
-- 中途停止：`vibegit pause --action "..."`。
-- 所有任务完成：展示结果并请用户确认（寸止）；用户确认后才 `vibegit complete --yes`。
-- 不要手动编辑 `workflow.lock`，也不要用 `--no-verify` 绕过锁提交。
-""",
-}
 
 
 def agent_instructions(lang: str) -> int:
-    print(INSTRUCTIONS[lang], end="")
+    print(protocol(lang), end="")
     return OK

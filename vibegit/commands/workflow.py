@@ -47,7 +47,7 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     return OK
 
 
-def complete(yes: bool, workflow: str | None = None) -> int:
+def complete(yes: bool, workflow: str | None = None, confirmed_by: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
@@ -56,30 +56,37 @@ def complete(yes: bool, workflow: str | None = None) -> int:
     if hooks.commands.get("onBeforeComplete"):
         data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
         userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=sys.stderr, flush=True))
-    if not yes and not app.confirm(
-        f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
+    if (
+        not yes
+        and not confirmed_by
+        and not app.confirm(
+            f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
+        )
     ):
         raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
-    app.record(ctx, lambda s: lifecycle.complete(s, e, skipped_confirmation=yes), e, workflow=state.workflow.id)
+    rule = lambda s: lifecycle.complete(s, e, skipped_confirmation=yes, confirmed_by=confirmed_by)  # noqa: E731
+    app.record(ctx, rule, e, workflow=state.workflow.id)
     app.say("Lock released. Back to conversation mode.")
     return OK
 
 
-def abort(yes: bool, workflow: str | None = None) -> int:
+def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     lifecycle.require(state, ACTIVE, "abort")
-    if not yes and not app.confirm(
-        f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends."
+    if (
+        not yes
+        and not confirmed_by
+        and not app.confirm(f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends.")
     ):
         raise Refused("abort not confirmed; nothing changed")
-    app.record(ctx, lambda s: lifecycle.abort(s, e), e, workflow=state.workflow.id)
+    app.record(ctx, lambda s: lifecycle.abort(s, e, confirmed_by), e, workflow=state.workflow.id)
     return OK
 
 
-def unlock(reason: str | None, workflow: str | None = None) -> int:
-    app.event(lifecycle.unlock, reason, workflow=workflow)
+def unlock(reason: str | None, workflow: str | None = None, confirmed_by: str | None = None) -> int:
+    app.event(lifecycle.unlock, reason, confirmed_by, workflow=workflow)
     app.say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
     return OK
 

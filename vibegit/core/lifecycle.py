@@ -272,9 +272,12 @@ def resume(state: State, env: Env) -> Result:
     return replace(new, lock=_lock(new, env, name)), Event("resume", summary)
 
 
-def complete(state: State, env: Env, skipped_confirmation: bool) -> Result:
+CONFIRMED_BY_CLIENT = "confirmed by the user through the client"  # MCP elicitation, accepted
+
+
+def complete(state: State, env: Env, skipped_confirmation: bool, confirmed_by: str | None = None) -> Result:
     check_can_complete(state)
-    how = "confirmation skipped with --yes" if skipped_confirmation else "confirmed on the terminal"
+    how = confirmed_by or ("confirmation skipped with --yes" if skipped_confirmation else "confirmed on the terminal")
     new = _end(state, env, Status.COMPLETED)
     return new, Event("complete", f"{state.mode.workflow_name} completed", details=(f"Vibegit-Confirmation: {how}",))
 
@@ -302,17 +305,21 @@ def _end(state: State, env: Env, status: Status) -> State:
     )
 
 
-def abort(state: State, env: Env) -> Result:
+def abort(state: State, env: Env, confirmed_by: str | None = None) -> Result:
     require(state, ACTIVE, "abort")
-    return _end(state, env, Status.ABORTED), Event("abort", f"{state.mode.workflow_name} aborted; progress kept")
+    details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
+    return _end(state, env, Status.ABORTED), Event(
+        "abort", f"{state.mode.workflow_name} aborted; progress kept", details=details
+    )
 
 
-def unlock(state: State, env: Env, reason: str | None) -> Result:
+def unlock(state: State, env: Env, reason: str | None, confirmed_by: str | None = None) -> Result:
     require(state, ACTIVE, "unlock")
     why = check_text(reason or "unlocked by the user", "--reason")
     new = _end(state, env, Status.ABORTED)
     new = replace(new, context=replace(new.context, last_action=f"unlocked: {why}"))
-    return new, Event("unlock", f"{state.mode.workflow_name} unlocked: {why}")
+    details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
+    return new, Event("unlock", f"{state.mode.workflow_name} unlocked: {why}", details=details)
 
 
 def fail(state: State, env: Env, message: str) -> Result:
@@ -469,6 +476,17 @@ def hook_failed(
             f"Vibegit-Hook-Exit: {'timeout' if exit_code is None else exit_code}",
             f"Vibegit-Hook-For: {after.name} {commit}",
         ),
+    )
+
+
+def allowed_commit(state: State, env: Env, commit: str | None, branch: str | None, why: str) -> Result:
+    """A commit let through the lock with ``VIBEGIT_ALLOW=1``: recorded, the state unchanged."""
+    where = branch or "a detached HEAD"
+    what = f"{commit[:12]} on {where}" if commit else f"a commit on {where}"
+    return touch(state, env), Event(
+        "allowed-commit",
+        f"{what} while the lock held (VIBEGIT_ALLOW=1)",
+        details=(f"Vibegit-Commit: {commit or 'unknown'}", f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}"),
     )
 
 

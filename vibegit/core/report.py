@@ -105,6 +105,11 @@ TEXT = {
 }
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
+# The agents' report: Claude Code cuts hook output at 10,000 characters, Codex
+# at about 2,500 tokens (~4 bytes each); 400 words keeps it well inside both.
+AGENT_MAX_WORDS = 400
+AGENT_MAX_BYTES = 8000
+AGENT_TEXT_CAP = 300  # one value from the state, at most
 
 
 SCHEMA = 2  # status --json: 1 had no "schema", "workflow_id" or "others"
@@ -283,3 +288,134 @@ def stop_reason(state: State) -> str:
         "record the question with `vibegit context --question ...` and ask it; to stop here, "
         "`vibegit pause --action ...`; when every task is done and the user confirmed, `vibegit complete --yes`."
     )
+
+
+AGENT = {
+    "en": {
+        "elsewhere": "⚠️ This workflow runs elsewhere: {where}. This session records nothing and must not work on it; "
+        "take it over only if the user asks: `vibegit sync`, then `vibegit resume`.",
+        "current": "Current task",
+        "next": "Next step",
+        "checkpoint": "Checkpoint",
+        "never": "Never",
+        "questions": "Open questions (ask the user; answer with `vibegit context --answer N`)",
+        "record": "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
+        "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
+        "to confirm, then `vibegit complete --yes`.",
+        "paused": "Paused: ask the user whether to continue (`vibegit resume`).",
+        "tasks": "Tasks",
+        "more": "+ {n} more: `vibegit task list`",
+        "rules_more": "+ {n} more remembered rules: `vibegit memory list`",
+    },
+    "zh": {
+        "elsewhere": "⚠️ 此工作流在别处运行：{where}。本会话不记录任何事件，也不要继续它；"
+        "只有用户要求时才接管：`vibegit sync` 然后 `vibegit resume`。",
+        "current": "当前任务",
+        "next": "下一步",
+        "checkpoint": "断点",
+        "never": "禁止",
+        "questions": "待解决问题（询问用户；用 `vibegit context --answer N` 记录回答）",
+        "record": "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
+        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）后 "
+        "`vibegit complete --yes`。",
+        "paused": "已暂停：询问用户是否继续（`vibegit resume`）。",
+        "tasks": "任务",
+        "more": "+ 另有 {n} 项：`vibegit task list`",
+        "rules_more": "+ 另有 {n} 条记忆规则：`vibegit memory list`",
+    },
+}
+
+
+def _short(text: str) -> str:
+    text = clean(text)
+    return text if len(text) <= AGENT_TEXT_CAP else text[: AGENT_TEXT_CAP - 1] + "…"
+
+
+def fits(text: str) -> bool:
+    return len(text.split()) <= AGENT_MAX_WORDS and len(text.encode()) <= AGENT_MAX_BYTES
+
+
+def for_agent(
+    state: State,
+    lang: str = "en",
+    observed: Observed | None = None,
+    others: list[Summary] | None = None,
+    elsewhere: str | None = None,
+) -> str:
+    """The report an agent's session starts with: what a fresh agent needs
+    first (workflow, phase, current task, next step, the checkpoint as the
+    working tree stands now, forbidden actions, open questions, how to
+    record), then the rest of the kanban and memory as far as the budget
+    (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder counted."""
+    t, a = TEXT[lang], AGENT[lang]
+    mode = state.mode
+    phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
+    if mode.step:
+        phase += f", step {_short(mode.step)}"
+    done, total = state.completed_tasks, state.total_tasks
+    lines = [t["paused"] if state.workflow.status is Status.PAUSED else t["recovery"], ""]
+    if elsewhere:
+        lines += [inert(a["elsewhere"].format(where=_short(elsewhere))), ""]
+    lines.append(f"- **{t['workflow']}**: {_short(mode.workflow_name or '')} · **{t['phase']}**: {phase}")
+    lines.append(
+        f"- **{t['progress']}**: "
+        + t["tasks_done"].format(done=done, total=total, pct=round(100 * done / total) if total else 0)
+    )
+    if state.context.goal:
+        lines.append(f"- **{t['goal']}**: {_short(state.context.goal)}")
+    current = state.task(state.workflow.current_task or "")
+    if current is not None and current.status is not TaskStatus.DONE:
+        lines.append(f"- **{a['current']}**: {current.id}: {_short(current.title)}")
+    lines.append(f"- **{a['next']}**: {_short(next_step(state, lang))}")
+    k = state.checkpoint
+    if k is not None and (k.file or k.action):
+        where = code(k.file + (":" + str(k.line) if k.line else "")) if k.file else ""
+        now = _anchor_now(observed, lang)
+        parts = [p for p in (where, now, _short(k.action) if k.action else "") if p]
+        lines.append(f"- **{a['checkpoint']}**: {' · '.join(parts)}")
+    if state.workflow.status is Status.PAUSED:
+        lines.append(f"- {a['paused']}")
+    rules = [e for e in state.memory.entries if e.category is MemoryCategory.FORBIDDEN_ACTION]
+    lines += [f"- 🚫 **{a['never']}**: {_short(e.text)}" for e in rules]
+    if state.context.pending_questions:
+        lines += ["", a["questions"] + ":"]
+        lines += [f"{i}. {_short(q)}" for i, q in enumerate(state.context.pending_questions, 1)]
+    lines += ["", a["record"]]
+    if others:
+        lines.append(f"- {t['elsewhere']}: {_short(others_line(others))}")
+    text = "\n".join(lines)
+    # the rest, in order of use, while it fits
+    order = (TaskStatus.DOING, TaskStatus.TODO, TaskStatus.DONE)
+    tasks = sorted(state.tasks, key=lambda x: order.index(x.status))
+    rest = [f"- {ICON[x.status]} {x.id}: {_short(x.title)}" for x in tasks]
+    text = _fill(text, f"\n\n### {a['tasks']}", rest, a["more"])
+    kept = [e for e in state.memory.entries if e.category is not MemoryCategory.FORBIDDEN_ACTION]
+    order_m = list(MemoryCategory)
+    notes = [f"- **{t[e.category]}** {_short(e.text)}" for e in sorted(kept, key=lambda e: order_m.index(e.category))]
+    text = _fill(text, "\n\n" + t["memory"], notes, a["rules_more"])
+    return _bounded(text) + "\n"
+
+
+def _fill(text: str, heading: str, items: list[str], more: str) -> str:
+    """``text`` with ``heading`` and as many ``items`` as fit, and how many did not."""
+    if not items:
+        return text
+    shown: list[str] = []
+    for i, item in enumerate(items):
+        left = len(items) - i - 1
+        tail = [more.format(n=left)] if left else []
+        candidate = "\n".join([text + heading, *shown, item, *tail])
+        if not fits(candidate):
+            note = more.format(n=len(items) - len(shown))
+            out = "\n".join([text + heading, *shown, note]) if shown else text + "\n" + note
+            return out if fits(out) else text
+        shown.append(item)
+    return "\n".join([text + heading, *shown])
+
+
+def _bounded(text: str) -> str:
+    """The budget holds even for a state of huge values: whole lines cut from the end."""
+    lines = text.split("\n")
+    while len(lines) > 1 and not fits("\n".join(lines)):
+        lines.pop()
+    return "\n".join(lines)

@@ -110,3 +110,37 @@ def is_oid(text: object) -> bool:
     """A full object id (sha1 or sha256), nothing else: ids read from state
     files reach git command lines, where anything else could be an option."""
     return isinstance(text, str) and _OID.fullmatch(text) is not None
+
+
+def escape_path(path: str) -> str:
+    """A file-system path as one line of printable text that maps back
+    (``unescape_path``): a byte that is not UTF-8 (decoded with
+    surrogateescape) becomes ``\\xNN``, a control or line-breaking character
+    ``\\uNNNN``, a backslash ``\\\\``; everything else stays as it is."""
+    out = []
+    for c in path:
+        if c == "\\":
+            out.append("\\\\")
+        elif "\udc80" <= c <= "\udcff":
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif bad_char(c) is not None or c == "\t" or "\x80" <= c <= "\x9f" or "\ud800" <= c <= "\udfff":
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+_ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2}|u[0-9a-f]{4})")
+
+
+def unescape_path(text: str) -> str:
+    """The path ``escape_path`` wrote (bytes that were not UTF-8 come back as surrogates)."""
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code == "\\":
+            return "\\"
+        value = int(code[1:], 16)
+        return chr(0xDC00 + value) if code[0] == "x" else chr(value)
+
+    return _ESCAPE.sub(one, text)

@@ -7,8 +7,10 @@ pre-commit framework calls these unconditionally. Nothing here imports
 typer, GitPython or filelock, except post-rewrite, which records an event.
 
 Git hooks never fail a git command because vibegit broke: every error
-becomes one line and exit 0. The one exception is pre-commit's refusal,
-exit 1, whose job is to block. The agents' hooks never crash the agent.
+becomes one line and exit 0. The exception is the lock check (pre-commit,
+reference-transaction), whose job is to block: it fails closed, and any
+error of its own blocks the commit too (``VIBEGIT_ALLOW=1`` lets it
+through). The agents' hooks never crash the agent.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ import sys
 from vibegit.errors import OK, BadInput, VibegitError
 from vibegit.infra import git
 
-GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
+GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
+LOCK_HOOKS = ("pre-commit", "reference-transaction")  # they fail closed
 
 HOOKS = {  # hook name -> "module:function" under vibegit.handlers
     "pre-commit": "pre_commit:run",
     "post-checkout": "post_checkout:run",
     "pre-push": "pre_push:run",
     "post-rewrite": "post_rewrite:run",
+    "reference-transaction": "reference_transaction:run",
     "session-start": "agents:session_start",  # agent hooks
     "stop": "agents:stop",
+    "pre-compact": "agents:pre_compact",
+    "prompt": "agents:prompt",
 }
 
 
@@ -40,6 +46,7 @@ def main(argv: list[str]) -> int:
     if name in GIT_HOOKS:
         if os.environ.get(git.IN_HOOK):
             return OK  # a git command started by vibegit itself (the state push)
+        git.pin_repo_env()  # GIT_DIR / GIT_WORK_TREE name the repository (a bare dotfiles set-up)
         for var in git.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
             os.environ.pop(var, None)
         os.environ[git.IN_HOOK] = "1"
@@ -49,11 +56,19 @@ def main(argv: list[str]) -> int:
         code: int = handler(args)
         return code
     except VibegitError as err:
+        if name in LOCK_HOOKS:
+            from vibegit.handlers.lockcheck import failed
+
+            return failed(str(err))
         print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
         from vibegit.errors import log_unexpected
 
         where = log_unexpected(["hook", *argv])
+        if name in LOCK_HOOKS:
+            from vibegit.handlers.lockcheck import failed
+
+            return failed(f"{type(err).__name__}: {err} (details in {where})")
         print(
             f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",
             file=sys.stderr,

@@ -13,11 +13,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vibegit.core.text import bad_char, clean
 from vibegit.errors import OK, VibegitError
-from vibegit.infra.agentfiles import MAX_INPUT, MAX_SESSION_ID
+
+MAX_INPUT = 1 << 20  # an agent's payload, at most (a transcript is never sent inline)
+MAX_SESSION_ID = 200
 
 
 def _log(where: str) -> None:
@@ -37,20 +39,20 @@ def _agent_arg(argv: list[str]) -> str:
     return rest[0].lower() if rest else "claude"
 
 
-def read_input() -> dict[str, Any]:
-    """The agent's JSON on stdin; anything else counts as no input."""
+def read_input() -> Any:
+    """The agent's JSON on stdin; None when it is not JSON (no stdin: an empty object)."""
     stdin = sys.stdin
     if stdin is None or stdin.isatty():
         return {}
     raw = stdin.buffer.read(MAX_INPUT) if hasattr(stdin, "buffer") else stdin.read(MAX_INPUT).encode()
     try:
-        data = json.loads(raw.decode("utf-8", errors="replace") or "{}")
+        return json.loads(raw.decode("utf-8", errors="replace") or "{}")
     except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+        return None
 
 
-def _workdir(data: dict[str, Any]) -> Path:
+def _workdir(data: Any) -> Path:
+    data = data if isinstance(data, dict) else {}
     candidates = [data.get("cwd")]
     roots = data.get("workspace_roots")  # Cursor sends the workspace, not a cwd
     if isinstance(roots, list) and roots:
@@ -63,12 +65,18 @@ def _workdir(data: dict[str, Any]) -> Path:
     return Path.cwd()
 
 
-def _load(data: dict[str, Any]) -> tuple[Any, Any, list[Any]] | None:
-    """(context, state of this worktree's workflow, the others that run) in the
-    repository the agent works in; None outside one, or with no workflow here."""
+class Found(NamedTuple):
+    ctx: Any  # app.Context
+    state: Any  # this worktree's workflow
+    others: list[Any]
+    elsewhere: str | None  # where the workflow runs when not here (another host or worktree)
+
+
+def _load(data: Any) -> Found | None:
+    """This worktree's active workflow in the repository the agent works in,
+    and whether it runs here; None outside one, or with no workflow here."""
     from vibegit import app
-    from vibegit.core import workflows
-    from vibegit.errors import VibegitError
+    from vibegit.core import report, workflows
     from vibegit.infra import git, store
 
     try:
@@ -76,11 +84,34 @@ def _load(data: dict[str, Any]) -> tuple[Any, Any, list[Any]] | None:
     except VibegitError:
         return None  # not a repository: nothing to say
     loaded = store.read_state(h.repo, h.settings)
-    mine = workflows.bound_here(loaded.index, app.facts(h))
+    e = app.facts(h)
+    mine = workflows.bound_here(loaded.index, e)
     if mine is None:
         return None
     state = store.flow(h.repo, git.reader(h.repo), loaded, mine.id).state
-    return h, state, workflows.others(loaded.index, mine.id)
+    if not report.is_active(state):
+        return None
+    return Found(h, state, workflows.others(loaded.index, mine.id), _elsewhere(h, state, e))
+
+
+def _elsewhere(h: Any, state: Any, e: Any) -> str | None:
+    """The same guard as events: taken over on another host (here or in a fetched
+    copy), or held by another worktree; None when this worktree holds it."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import remote
+
+    lock = state.lock
+    if lock is not None and lock.locked and lock.host and (lock.host, lock.worktree) != (e.host, e.worktree):
+        return f"{lock.host}:{lock.worktree} (locked at {lock.locked_at})"
+    try:
+        locks = remote.remote_locks(h.repo, h.settings, e, state.workflow.id)
+    except VibegitError:
+        locks = []
+    why = lifecycle.taken_over(state, e, locks)
+    if why is None:
+        return None
+    newest = next((r.lock for r in locks if r.lock.locked and r.lock.host != e.host), None)
+    return f"{newest.host}:{newest.worktree} (locked at {newest.locked_at})" if newest else why
 
 
 def _session_id(data: dict[str, Any]) -> str | None:
@@ -93,7 +124,7 @@ def _session_id(data: dict[str, Any]) -> str | None:
     return value
 
 
-def _record_session(h: Any, state: Any, data: dict[str, Any], agent: str) -> None:
+def _record_session(found: Found, data: dict[str, Any], agent: str) -> None:
     from vibegit import app
     from vibegit.core import lifecycle
 
@@ -101,13 +132,13 @@ def _record_session(h: Any, state: Any, data: dict[str, Any], agent: str) -> Non
     if session_id is None:
         return
     source = clean(data["source"]) if isinstance(data.get("source"), str) else ""
-    e = app.facts(h)
+    e = app.facts(found.ctx)
     try:  # notices go to stderr; stdout is the agent's context
         app.record(
-            h,
+            found.ctx,
             lambda s: lifecycle.agent_session(s, e, session_id, agent, str(source)[:20]),
             e,
-            workflow=state.workflow.id,
+            workflow=found.state.workflow.id,
             announce=False,
             run_hooks=False,
         )
@@ -115,81 +146,121 @@ def _record_session(h: Any, state: Any, data: dict[str, Any], agent: str) -> Non
         return
 
 
-def _report(h: Any, state: Any, others: list[Any]) -> str:
+def _report(found: Found) -> str:
     from vibegit.core import report
-    from vibegit.infra import git
+    from vibegit.infra import snapshot
 
-    return report.render(state, h.settings.lang, git.head_commit(h.repo), None, others)
+    try:
+        observed = snapshot.observe(found.ctx.repo, found.state, compare=False)  # the line as it stands now
+    except Exception:
+        observed = None
+    return report.for_agent(found.state, found.ctx.settings.lang, observed, found.others, found.elsewhere).rstrip("\n")
+
+
+def _emit(text: str) -> None:
+    if text:
+        print(text)
+    sys.stdout.flush()
 
 
 def session_start(argv: list[str]) -> int:
-    """``vibegit hook session-start --agent NAME``: the report becomes the new session's context."""
+    """``vibegit hook session-start --agent NAME``: the report becomes the new
+    session's context. A session on a machine or worktree that does not hold
+    the workflow records nothing and is told where it runs."""
+    from vibegit.core import agentturn
+
     agent = _agent_arg(argv)
     text = ""
     try:
         data = read_input()
-        found = _load(data)
+        agent = agentturn.payload(agent, data).agent
+        found = _load(data) if data is not None else None
         if found is not None:
-            from vibegit.core.report import is_active
-
-            h, state, others = found
-            if is_active(state):
-                text = _report(h, state, others).rstrip("\n")
+            text = _report(found)
+            if found.elsewhere is None:
                 try:
-                    _record_session(h, state, data, agent)
+                    _record_session(found, data, agent)
                 except VibegitError:
-                    pass  # refused by the rules (the workflow runs on another host): nothing to record here
+                    pass  # refused by the rules (taken over meanwhile): nothing to record here
                 except Exception:
                     _log(f"session-start --agent {agent}: recording the session id")
     except Exception:
         _log(f"session-start --agent {agent}")
         text = ""
-    _emit_context(agent, text)
+    _emit(agentturn.context_output(agent, "SessionStart", text))
     return OK
 
 
-def _emit_context(agent: str, text: str) -> None:
-    if agent == "gemini":  # stdout must be JSON
-        out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}} if text else {}
-        print(json.dumps(out, ensure_ascii=False))
-    elif agent == "cursor":
-        print(json.dumps({"additional_context": text} if text else {}, ensure_ascii=False))
-    elif text:  # Claude Code and Codex: plain stdout is context
-        print(text)
-    sys.stdout.flush()
-
-
-def must_continue(h: Any, state: Any) -> bool:
-    """Stop blocks only a running workflow held here that is not waiting for the user."""
-    from vibegit import app
-    from vibegit.core.model import Status
-
-    if state.workflow.status is not Status.RUNNING:
-        return False
-    lock = state.lock
-    if lock is not None and lock.host and (lock.host, lock.worktree) != (app.this_host(), str(h.repo.toplevel)):
-        return False  # the workflow runs elsewhere; this agent is not the one doing it
-    return not state.context.pending_questions
-
-
 def stop(argv: list[str]) -> int:
-    """``vibegit hook stop --agent NAME``: the deterministic "never end without the user's confirmation"."""
-    from vibegit.core.report import stop_reason
+    """``vibegit hook stop --agent NAME`` (Claude Code and Codex Stop, Gemini
+    CLI AfterAgent, Cursor stop): "never end without the user's confirmation",
+    for the session that drives this worktree's workflow only."""
+    from vibegit.core import agentturn
 
     agent = _agent_arg(argv)
     try:
         data = read_input()
-        if data.get("stop_hook_active") in (True, "true"):
-            return OK  # already continuing because of a stop hook: never loop
+        p = agentturn.payload(agent, data)
+        if not p.valid or p.looping:
+            return OK  # bad input, or already continuing because of a stop hook: never loop
         found = _load(data)
         if found is None:
             return OK
-        h, state, _ = found
-        if must_continue(h, state):
-            print(json.dumps({"decision": "block", "reason": stop_reason(state)}, ensure_ascii=False))
-            sys.stdout.flush()
+        reason = agentturn.stop_decision(found.state, p, found.elsewhere)
+        if reason is not None:
+            _emit(agentturn.continue_output(p, reason))
     except Exception:
         _log(f"stop --agent {agent}")
+    return OK
+
+
+def pre_compact(argv: list[str]) -> int:
+    """``vibegit hook pre-compact`` (Gemini CLI PreCompress): the context is about
+    to be compacted; the next prompt gets the report again (``prompt``)."""
+    agent = _agent_arg(argv)
+    try:
+        data = read_input()
+        found = _load(data) if data is not None else None
+        if found is not None:
+            from vibegit.infra import fs
+
+            fs.write(found.ctx.repo.git_dir, f"vibegit/compacted-{agent}", b"")
+    except Exception:
+        _log(f"pre-compact --agent {agent}")
+    _emit("{}")
+    return OK
+
+
+def _take_marker(data: Any, agent: str) -> bool:
+    """Whether pre-compact left its marker here (it goes)."""
+    from vibegit import app
+    from vibegit.infra import fs
+
+    try:
+        git_dir = app.enter(_workdir(data)).repo.git_dir
+    except VibegitError:
+        return False
+    return fs.lstat(git_dir, f"vibegit/compacted-{agent}") is not None and fs.remove(
+        git_dir, f"vibegit/compacted-{agent}"
+    )
+
+
+def prompt(argv: list[str]) -> int:
+    """``vibegit hook prompt`` (Gemini CLI BeforeAgent): after a compaction, the
+    report once more, since Gemini starts no session then."""
+    from vibegit.core import agentturn
+
+    agent = _agent_arg(argv)
+    text = ""
+    try:
+        data = read_input()
+        if data is not None and _take_marker(data, agent):  # every prompt: the state is read only after a compression
+            found = _load(data)
+            text = _report(found) if found is not None else ""
+    except Exception:
+        _log(f"prompt --agent {agent}")
+        text = ""
+    _emit(agentturn.context_output(agent, "BeforeAgent", text))
     return OK
 
 

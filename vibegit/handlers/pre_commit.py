@@ -1,63 +1,21 @@
-"""``pre-commit``: the lock check. Blocks the commit (exit 1) while the
-workflow of the branch being committed to holds the lock, naming the
-workflow, phase, task and the commands that unblock it."""
+"""``pre-commit``: the early lock check (before git opens the editor). The
+same decision as ``reference-transaction`` (handlers/lockcheck.py), which
+also guards the commits that skip pre-commit."""
 
 from __future__ import annotations
 
-import sys
-
-from vibegit.core.model import Env, State
-from vibegit.core.settings import Settings
-from vibegit.core.workflows import Summary, belongs_here
-from vibegit.errors import OK, REFUSED
-from vibegit.handlers.common import open_for_hook
-from vibegit.infra import git, machine, store
-
-
-def blocking(index: tuple[Summary, ...], e: Env, policy: str) -> list[Summary]:
-    """The workflows that may block a commit here, by ``vibegit.blockCommits``:
-    ``always``, a workflow of the branch committed to, held on this machine;
-    ``other-branches``, a workflow held in this worktree, bound to another
-    branch; ``never``, none. (Their lock files say whether they hold it.)"""
-    held = [s for s in index if s.active and s.host == e.host]
-    if policy == "always":
-        return [s for s in held if belongs_here(s, e)]
-    if policy == "other-branches":
-        return [s for s in held if s.holder == e.worktree and not belongs_here(s, e)]
-    return []
+from vibegit.errors import OK
+from vibegit.handlers import lockcheck
+from vibegit.infra import git, hookfiles
 
 
 def run(args: list[str]) -> int:
-    repo, conf = open_for_hook()
-    e = machine.facts(repo)
-    loaded = store.read_state(repo, conf)
-    cat = git.reader(repo)
-    for candidate in blocking(loaded.index, e, conf.block_commits):
-        state = store.flow(repo, cat, loaded, candidate.id).state
-        if state.lock is not None and state.lock.locked:  # a paused workflow keeps the file with locked: false
-            _refuse(conf, e, state)
-            return REFUSED
-    return OK
-
-
-def _refuse(conf: Settings, e: Env, state: State) -> None:
-    name = state.mode.workflow_name or state.workflow.id
-    phase = state.mode.phase
-    where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
-    if state.mode.step:
-        where += f", step {state.mode.step}"
-    task = state.task(state.workflow.current_task or "")
-    doing = f"task {task.id}: {task.title}" if task else "no current task"
-    if conf.block_commits == "other-branches":
-        why = (
-            f"commits on {e.branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
-            f"{state.workflow.branch or 'a detached HEAD'} in this worktree (vibegit.blockCommits=other-branches)"
-        )
-    else:
-        why = f"workflow {name!r} holds the lock of {e.branch or 'this detached HEAD'} (vibegit.blockCommits=always)"
-    print(f"vibegit: commit blocked: {why}; {where}; {doing}.", file=sys.stderr)
-    print(
-        "vibegit: unblock with 'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'; "
-        "or commit anyway with 'git commit --no-verify'.",
-        file=sys.stderr,
-    )
+    repo = git.find_repo()
+    branch = git.head_branch(repo)
+    block = lockcheck.blocking(repo, branch)
+    if block is None:
+        return OK
+    # With VIBEGIT_ALLOW=1 the reference-transaction hook records the commit
+    # it lets through (it knows the commit); without that hook, this one does.
+    later = hookfiles.is_ours(hookfiles.place(repo.toplevel).hooks / hookfiles.LOCK_HOOK)
+    return lockcheck.refuse(repo, block, "commit …", None, branch, record=not later)

@@ -1,300 +1,607 @@
-"""The agents' settings files (SPEC §8b): vibegit's session hooks in them.
+"""The agents' files (SPEC §8b): vibegit's hooks in their settings, its
+``/vibe-*`` commands, its block in AGENTS.md / CLAUDE.md / GEMINI.md and its
+MCP server in their config; install, check, uninstall.
 
-``vibegit install --agent NAME`` merges vibegit's entries into the agent's
-project settings file, keeping every other key and entry; the entries are
-recognised by their command (``vibegit hook session-start|stop``), so a
-reinstall replaces them and ``uninstall`` removes exactly them. The file's
-original bytes are kept in the git dir, so uninstall gives back the very
-file that was there when nothing else changed it meanwhile.
+Every file is read and every change planned before anything is written, so
+bad input writes nothing. Files are written through ``infra/fs.py``: never
+through a link, below the repository's top (``--scope project|local``) or
+the home directory (``--scope user``). The first install keeps each file's
+bytes (under the git dir; for the home's files in vibegit's state
+directory); uninstall gives them back when nothing else changed the file,
+and removes a file (and the directories) install created.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import re
+import shutil
 import stat
-from collections.abc import Callable
-from dataclasses import dataclass
+import subprocess
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
-from vibegit.errors import OK, BadInput
+from vibegit.core import agents, agentsettings, jsonc
+from vibegit.core.agents import Agent, spec
+from vibegit.core.protocol import protocol
+from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 
-AGENTS = ("claude", "codex", "cursor", "gemini")
-OURS = re.compile(r"vibegit\S*\s+hook\s+(session-start|stop)\b")
 MAX_INPUT = 1 << 20
-MAX_SESSION_ID = 200
+PYTHON_KEY = "vibegit.python"  # the interpreter the committed hook commands look up in git config
 
 
 @dataclass(frozen=True)
-class Agent:
-    name: str
-    settings: str  # the project settings file, relative to the top directory
-    label: str
-    note: str = ""  # what the user still has to do, if anything
+class Place:
+    """A file an agent reads, below the repository's top or the home directory."""
 
-    def command(self, handler: str) -> str:
-        return f"vibegit hook {handler} --agent {self.name}"
+    root: Path
+    rel: str
+    user: bool = False
 
-    def entries(self) -> dict[str, list[dict[str, Any]]]:
-        """vibegit's hook groups, by event, in the agent's own shape."""
-        if self.name == "cursor":
-            return {"sessionStart": [{"command": self.command("session-start")}]}
-        if self.name == "gemini":  # timeouts in milliseconds; stdout must be JSON
-            return {
-                "SessionStart": [
-                    {
-                        "hooks": [
-                            {
-                                "name": "vibegit-session-start",
-                                "type": "command",
-                                "command": self.command("session-start"),
-                                "timeout": 30000,
-                                "description": "vibegit: the workflow recovery report",
-                            }
-                        ]
-                    }
-                ]
-            }
-        return {  # Claude Code and Codex share one shape (timeouts in seconds)
-            "SessionStart": [
-                {
-                    "matcher": "startup|resume|clear|compact",
-                    "hooks": [{"type": "command", "command": self.command("session-start"), "timeout": 30}],
-                }
-            ],
-            "Stop": [{"hooks": [{"type": "command", "command": self.command("stop"), "timeout": 30}]}],
-        }
+    def show(self) -> str:
+        return f"~/{self.rel}" if self.user else self.rel
 
 
-SPECS = {
-    "claude": Agent("claude", ".claude/settings.json", "Claude Code"),
-    "codex": Agent(
-        "codex",
-        ".codex/hooks.json",
-        "Codex",
-        "Codex runs project hooks once you trust them (it asks on the next start, or /hooks)",
-    ),
-    "cursor": Agent("cursor", ".cursor/hooks.json", "Cursor"),
-    "gemini": Agent(
-        "gemini",
-        ".gemini/settings.json",
-        "Gemini CLI",
-        "Gemini CLI runs hooks when its hooks system is enabled (/settings → Enable Hooks System)",
-    ),
-}
+@dataclass
+class Edit:
+    place: Place
+    before: bytes | None
+    after: bytes | None  # None: the file goes
+    kind: str = "text"  # json (an agent's settings), text (a managed block), command (a whole file of ours)
+    comments: bool = False
 
 
-def spec(name: str) -> Agent:
-    found = SPECS.get(name.strip().lower())
-    if found is None:
-        raise BadInput(f"--agent {name!r:.30}: use one of {', '.join(AGENTS)}")
+def home() -> Path:
+    return Path(os.path.expanduser("~"))
+
+
+def state_dir() -> Path:
+    """vibegit's own directory for what it keeps of the home's files."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "vibegit"
+
+
+class Files:
+    """The files one install or uninstall touches: each read once, changed in
+    memory, written together at the end."""
+
+    def __init__(self, repo: git.Repo, scope: str) -> None:
+        self.repo, self.scope = repo, scope
+        self.edits: dict[tuple[Path, str], Edit] = {}
+
+    def place(self, rel: str) -> Place:
+        return Place(home(), rel, True) if self.scope == "user" else Place(self.repo.toplevel, rel)
+
+    def edit(self, place: Place, kind: str = "text", comments: bool = False) -> Edit:
+        key = (place.root, place.rel)
+        if key not in self.edits:
+            found = fs.lstat(place.root, place.rel)  # a link on the way is refused here
+            if found is not None and not stat.S_ISREG(found.st_mode):
+                what = "a symbolic link" if stat.S_ISLNK(found.st_mode) else "not a regular file"
+                raise BadInput(f"{place.show()}: is {what}; vibegit never writes through links or over other files")
+            data = fs.read(place.root, place.rel, MAX_INPUT)
+            self.edits[key] = Edit(place, data, data, kind, comments)
+        return self.edits[key]
+
+    def text(self, place: Place, kind: str = "text", comments: bool = False) -> str | None:
+        data = self.edit(place, kind, comments).after
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput(f"{place.show()}: not valid UTF-8; nothing was changed") from None
+
+    def set(self, place: Place, text: str | None) -> None:
+        self.edits[(place.root, place.rel)].after = None if text is None else text.encode()
+
+    def changed(self) -> list[Edit]:
+        return [e for e in self.edits.values() if e.after != e.before]
+
+    def backup_at(self, place: Place) -> tuple[Path, str]:
+        key = place.rel.replace("%", "%25").replace("/", "%2F")
+        if place.user:
+            return state_dir(), f"agents/{key}.json"
+        return self.repo.git_dir, f"vibegit/agents/{key}.json"
+
+    def saved(self, place: Place) -> dict[str, Any] | None:
+        root, rel = self.backup_at(place)
+        try:
+            raw = fs.read(root, rel, 4 * MAX_INPUT) if root.is_dir() else None
+            saved = json.loads(raw) if raw is not None else None
+        except (OSError, ValueError, BadInput):
+            return None
+        return saved if isinstance(saved, dict) else None
+
+
+# -- install -----------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """What install or uninstall did, agent by agent."""
+
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _agents(names: list[str], scope: str) -> list[Agent]:
+    found = [spec(n) for n in dict.fromkeys(names)]
+    for agent in found:
+        agents.check_scope(agent, scope)
     return found
 
 
-# -- settings files -------------------------------------------------------------
+def _baked(scope: str) -> str | None:
+    """The interpreter written into the commands: none in the committed files (git config says)."""
+    return None if scope == "project" else sys.executable
 
 
-def _is_ours(handler: object) -> bool:
-    return (
-        isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(OURS.search(handler["command"]))
-    )
-
-
-def strip(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """``data`` without vibegit's handlers (and the containers they alone filled)."""
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return data, 0
-    removed = 0
-    new_hooks: dict[str, Any] = {}
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            new_hooks[event] = groups
-            continue
-        kept = []
-        for group in groups:
-            if _is_ours(group):  # Cursor's flat entries
-                removed += 1
-                continue
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(_is_ours(x) for x in inner):
-                rest = [x for x in inner if not _is_ours(x)]
-                removed += len(inner) - len(rest)
-                if rest:
-                    kept.append({**group, "hooks": rest})
-                continue
-            kept.append(group)
-        if kept or not groups:
-            new_hooks[event] = kept
-    out = dict(data)
-    if new_hooks or not removed:
-        out["hooks"] = new_hooks
-    else:
-        del out["hooks"]
-    return out, removed
-
-
-def merge(data: dict[str, Any], agent: Agent) -> dict[str, Any]:
-    """``data`` with vibegit's entries (replacing older ones of ours)."""
-    out, _ = strip(data)
-    hooks = out.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise BadInput(f'{agent.settings}: "hooks" is not an object; fix it by hand first')
-    hooks = dict(hooks)
-    for event, groups in agent.entries().items():
-        current = hooks.get(event, [])
-        if not isinstance(current, list):
-            raise BadInput(f"{agent.settings}: hooks.{event} is not a list; fix it by hand first")
-        hooks[event] = [*current, *groups]
-    if agent.name == "cursor":
-        out.setdefault("version", 1)
-    out["hooks"] = hooks
-    return out
-
-
-def _read(top: Path, rel: str) -> tuple[bytes | None, dict[str, Any]]:
-    """The settings file (no link followed: a committed ``.claude`` link to a
-    directory elsewhere would send the write out of the repository)."""
-    found = fs.lstat(top, rel)
-    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISLNK(found.st_mode):
-        raise BadInput(f"{rel}: is not a file")
-    raw = fs.read(top, rel, MAX_INPUT)
-    if raw is None:
-        return None, {}
-    try:
-        text = raw.decode("utf-8-sig")
-        data = json.loads(text) if text.strip() else {}
-    except UnicodeDecodeError:
-        raise BadInput(f"{rel}: not valid UTF-8") from None
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{rel}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}; nothing was changed") from None
-    if not isinstance(data, dict):
-        raise BadInput(f"{rel}:1: expected a JSON object, found {type(data).__name__}; nothing was changed")
-    return raw, data
-
-
-def _indent(raw: bytes | None) -> int | str:
-    for line in (raw or b"").decode("utf-8", errors="replace").splitlines()[1:]:
-        if line.strip():
-            lead = line[: len(line) - len(line.lstrip())]
-            return "\t" if lead.startswith("\t") else (len(lead) or 2)
-    return 2
-
-
-def _dumps(data: dict[str, Any], raw: bytes | None) -> bytes:
-    return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode()
-
-
-def _backup(agent: Agent) -> str:
-    """Where, under the git dir, the settings file as it was before install is kept."""
-    return f"vibegit/agents/{agent.name}.json"
-
-
-@dataclass(frozen=True)
-class Plan:
-    agent: Agent
-    top: Path
-    new: bytes | None  # None: delete the file
-    message: str
-    backup: dict[str, Any] | None = None  # written on install; removed on uninstall
-    remove_dir: bool = False
-
-
-def plan_install(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
-    raw, data = _read(top, agent.settings)
-    merged = merge(data, agent)
-    if raw is not None and merged == data:
-        return None
-    keep = None
-    if fs.lstat(git_dir, _backup(agent)) is None:  # a reinstall keeps the first original
-        keep = {
-            "settings": agent.settings,
-            "existed": raw is not None,
-            "dir_existed": fs.lstat(top, agent.settings.rsplit("/", 1)[0]) is not None,
-            "content": raw.decode("utf-8") if raw is not None else None,
-        }
-    events = " and ".join(agent.entries())
-    plural = "s" if len(agent.entries()) > 1 else ""
-    other = "; every other key and hook is kept" if raw else ""
-    return Plan(
-        agent, top, _dumps(merged, raw), f"{agent.label}: {events} hook{plural} in {agent.settings}{other}", keep
-    )
-
-
-def plan_uninstall(top: Path, git_dir: Path, agent: Agent) -> Plan | None:
-    raw, data = _read(top, agent.settings)
-    saved: dict[str, Any] | None = None
-    try:
-        kept = fs.read(git_dir, _backup(agent), MAX_INPUT + 4096)
-        saved = json.loads(kept) if kept is not None else None
-    except (OSError, ValueError, BadInput):
-        saved = None
-    if not isinstance(saved, dict):
-        saved = None
-    if raw is None:
-        return None
-    stripped, removed = strip(data)
-    if not removed:
-        return None
-    message = f"{agent.label}: removed vibegit's hooks from {agent.settings}"
-    if (
-        saved
-        and not saved.get("existed")
-        and stripped in ({}, {"version": 1}, {"hooks": {}}, {"version": 1, "hooks": {}})
-    ):
-        return Plan(
-            agent,
-            top,
-            None,
-            f"{agent.label}: removed {agent.settings} (vibegit had created it)",
-            remove_dir=not saved.get("dir_existed", True),
+def plan_install(repo: git.Repo, names: list[str], scope: str, mcp: bool, lang: str) -> tuple[Files, Report]:
+    files, report = Files(repo, scope), Report()
+    python = _baked(scope)
+    for agent in _agents(names, scope):
+        done: list[str] = []
+        settings = files.place(agent.settings[scope])
+        entries = [(h, agent.entry(h, python)) for h in agent.hooks]
+        server_here = mcp and agent.mcp.get(scope) == agent.settings[scope]
+        before = files.text(settings, "json", agent.comments)
+        after = agentsettings.install(
+            before, agent, settings.show(), entries, agent.server(python) if server_here else None
         )
-    if saved and saved.get("existed") and isinstance(saved.get("content"), str):
-        try:
-            if json.loads(saved["content"] or "{}") == stripped:
-                return Plan(agent, top, saved["content"].encode("utf-8"), message + " (restored as it was)")
-        except ValueError:
-            pass
-    return Plan(agent, top, _dumps(stripped, raw), message)
+        if after != before:
+            files.set(settings, after)
+            events = _and(list(dict.fromkeys(h.event for h in agent.hooks)))
+            done.append(f"{events} hooks{' and the MCP server' if server_here else ''} in {settings.show()}")
+        if mcp and not server_here:
+            done += _install_server(files, agent, scope, python, report)
+        done += _install_commands(files, agent, scope, report)
+        done += _install_block(files, agent, scope, lang)
+        if done:
+            report.lines += [f"✔ {agent.label}: {what}" for what in done]
+            if agent.note:
+                report.notes.append(f"  note: {agent.note}")
+        else:
+            report.lines.append(f"{agent.label}: already installed ({settings.show()}), unchanged")
+    return files, report
 
 
-def apply(plan: Plan, git_dir: Path, installing: bool) -> None:
-    """Write (or remove) the settings file, never through a link."""
-    rel = plan.agent.settings
-    if installing and plan.backup is not None:
-        fs.write(git_dir, _backup(plan.agent), json.dumps(plan.backup, ensure_ascii=False).encode())
-    if plan.new is None:
-        fs.remove(plan.top, rel)
-        if plan.remove_dir:
-            fs.remove_empty_dirs(plan.top, rel.rsplit("/", 1)[0])
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _install_server(files: Files, agent: Agent, scope: str, python: str | None, report: Report) -> list[str]:
+    if scope not in agent.mcp:
+        report.notes.append(
+            f"  note: {agent.label} keeps {scope} MCP servers in its own config: "
+            f"'claude mcp add --scope {scope} {agents.SERVER} -- vibegit mcp' registers it"
+        )
+        return []
+    place = files.place(agent.mcp[scope])
+    if place.rel.endswith(".toml"):
+        before = files.text(place)
+        text = before or ""
+        outside = agents.without_block(text, agents.TOML_BEGIN, agents.TOML_END)
+        if agents.FOREIGN_TOML_SERVER.search(text if outside is None else outside):
+            raise BadInput(f"{place.show()}: [mcp_servers.{agents.SERVER}] is there and not vibegit's; rename it first")
+        after = agents.with_block(text, agents.codex_server_block(python), agents.TOML_BEGIN, agents.TOML_END)
     else:
-        fs.write(plan.top, rel, plan.new)
-    if not installing:
-        fs.remove(git_dir, _backup(plan.agent))
+        before = files.text(place, "json", agent.comments)
+        after = agentsettings.install(before, agent, place.show(), [], agent.server(python))
+    if after == before:
+        return []
+    files.set(place, after)
+    return [f"MCP server '{agents.SERVER}' in {place.show()}"]
 
 
-Planned = list[tuple[Agent, Optional[Plan]]]
-
-
-def plan_all(names: list[str], installing: bool, cwd: Path | None = None) -> tuple[git.Repo, Planned]:
-    """Every file read and checked before any is written: bad input writes nothing."""
-    agents = [spec(n) for n in dict.fromkeys(names)]
-    repo = git.find_repo(cwd)
-    return repo, [(a, (plan_install if installing else plan_uninstall)(repo.toplevel, repo.git_dir, a)) for a in agents]
-
-
-def carry_out(repo: git.Repo, plans: Planned, installing: bool, say: Callable[[str], None]) -> int:
-    for agent, plan in plans:
-        if plan is None:
-            state = "already installed" if installing else "no vibegit hooks to remove"
-            say(f"{agent.label}: {state} ({agent.settings})")
-            if not installing:
-                fs.remove(repo.git_dir, _backup(agent))
+def _install_commands(files: Files, agent: Agent, scope: str, report: Report) -> list[str]:
+    folder = agent.commands.get(scope)
+    if folder is None:
+        return []
+    written = []
+    for cmd in agents.SLASH_COMMANDS:
+        place = files.place(f"{folder}/{cmd.name}.{agent.command_ext}")
+        before = files.edit(place, "command").before
+        if before is not None and not agents.is_our_command(before):
+            report.notes.append(f"  note: {place.show()} is not vibegit's; left alone (/{cmd.name} stays yours)")
             continue
-        apply(plan, repo.git_dir, installing)
-        say(f"✔ {plan.message}")
-        if installing and agent.note:
-            say(f"  note: {agent.note}")
-    return OK
+        text = agents.command_file(agent, cmd)
+        if files.text(place, "command") != text:
+            files.set(place, text)
+            written.append(f"/{cmd.name}")
+    return [f"{_and(written)} in {folder}/"] if written else []
+
+
+def _install_block(files: Files, agent: Agent, scope: str, lang: str) -> list[str]:
+    rel = agent.instructions.get(scope)
+    if rel is None:
+        return []
+    place = files.place(rel)
+    before = files.text(place)
+    after = agents.with_block(before or "", protocol(lang))
+    if after == before:
+        return []
+    files.set(place, after)
+    return [f"the working protocol in {place.show()} (a marked block)"]
+
+
+# -- uninstall ---------------------------------------------------------------------------
+
+
+def plan_uninstall(repo: git.Repo, names: list[str], scope: str) -> tuple[Files, Report]:
+    files, report = Files(repo, scope), Report()
+    leaving = _agents(names, scope)
+    for agent in leaving:
+        done: list[str] = []
+        settings = files.place(agent.settings[scope])
+        before = files.text(settings, "json", agent.comments)
+        if before is not None and before.strip():
+            after, removed = agentsettings.strip(before, agent, settings.show())
+            if removed:
+                files.set(settings, after)
+                done.append(f"removed vibegit's hooks from {settings.show()}")
+        mcp = agent.mcp.get(scope)
+        if mcp is not None and mcp != agent.settings[scope]:
+            done += _uninstall_server(files, agent, files.place(mcp))
+        folder = agent.commands.get(scope)
+        removed_commands = 0
+        for cmd in agents.SLASH_COMMANDS if folder else ():
+            place = files.place(f"{folder}/{cmd.name}.{agent.command_ext}")
+            data = files.edit(place, "command").before
+            if data is not None and agents.is_our_command(data):
+                files.set(place, None)
+                removed_commands += 1
+        if removed_commands:
+            done.append(f"removed the /vibe-* commands from {folder}/")
+        rel = agent.instructions.get(scope)
+        if rel is not None and not _shared_and_kept(files, agent, scope, rel, leaving):
+            place = files.place(rel)
+            text = files.text(place)
+            stripped = agents.without_block(text) if text is not None else None
+            if stripped is not None:
+                files.set(place, stripped)
+                done.append(f"removed vibegit's block from {place.show()}")
+        report.lines += [f"✔ {agent.label}: {what}" for what in done] or [
+            f"{agent.label}: nothing of vibegit's to remove ({settings.show()})"
+        ]
+    return files, report
+
+
+def _uninstall_server(files: Files, agent: Agent, place: Place) -> list[str]:
+    if place.rel.endswith(".toml"):
+        text = files.text(place)
+        stripped = agents.without_block(text, agents.TOML_BEGIN, agents.TOML_END) if text is not None else None
+        if stripped is None:
+            return []
+        files.set(place, stripped)
+    else:
+        text = files.text(place, "json", agent.comments)
+        if text is None or not text.strip():
+            return []
+        stripped, removed = agentsettings.strip(text, agent, place.show())
+        if not removed:
+            return []
+        files.set(place, stripped)
+    return [f"removed the MCP server from {place.show()}"]
+
+
+def _shared_and_kept(files: Files, agent: Agent, scope: str, rel: str, leaving: list[Agent]) -> bool:
+    """Another agent reads the same instructions file and keeps vibegit's hooks (AGENTS.md: Codex and Cursor)."""
+    for other in agents.SPECS.values():
+        if other in leaving or other.instructions.get(scope) != rel or scope not in other.settings:
+            continue
+        text = files.text(files.place(other.settings[scope]), "json", other.comments)
+        if text and agentsettings.strip(text, other, other.settings[scope], server=False)[1]:
+            return True
+    return False
+
+
+# -- writing, with the originals kept ------------------------------------------------------
+
+
+def carry_out(files: Files, installing: bool) -> list[str]:
+    """Write every planned change; on uninstall a file comes back as install
+    found it when nothing else changed it. What happened to each file, in lines."""
+    said: list[str] = []
+    changed = files.changed()
+    if files.scope == "user" and changed:
+        state_dir().mkdir(parents=True, exist_ok=True)
+    missing = {id(edit): _missing_dirs(edit.place) for edit in changed} if installing else {}
+    leftover: dict[Path, set[str]] = {}
+    for edit in changed:
+        place = edit.place
+        broot, brel = files.backup_at(place)
+        saved = files.saved(place)
+        if installing:
+            if saved is None:
+                original = {
+                    "file": place.show(),
+                    "existed": edit.before is not None,
+                    "content": base64.b64encode(edit.before or b"").decode(),
+                    "created": missing[id(edit)],
+                }
+                fs.write(broot, brel, json.dumps(original).encode())
+            _write(place, edit.after)
+            continue
+        after = _as_found(edit, saved)
+        _write(place, after)
+        if after is None and saved is not None and not saved.get("existed"):
+            leftover.setdefault(place.root, set()).update(d for d in saved.get("created", []) if isinstance(d, str))
+            if edit.kind != "command":
+                said.append(f"  {place.show()}: removed (vibegit had created it)")
+        elif saved is not None and after is not None and after == _original(saved):
+            said.append(f"  {place.show()}: back as it was before install")
+        fs.remove(broot, brel)
+    for root, dirs in leftover.items():
+        for d in sorted(dirs, key=len, reverse=True):
+            fs.remove_empty_dirs(root, d)
+    return said
+
+
+def _write(place: Place, data: bytes | None) -> None:
+    if data is None:
+        fs.remove(place.root, place.rel)
+    else:
+        fs.write(place.root, place.rel, data)
+
+
+def _original(saved: dict[str, Any]) -> bytes | None:
+    if not saved.get("existed"):
+        return None
+    try:
+        return base64.b64decode(str(saved.get("content", "")), validate=True)
+    except ValueError:
+        return None
+
+
+def _as_found(edit: Edit, saved: dict[str, Any] | None) -> bytes | None:
+    """What uninstall writes: the original bytes when what is left equals
+    them, nothing when install created a file that is now empty of others'
+    content, else what is left."""
+    after = edit.after
+    if after is None or saved is None:
+        return after
+    original = _original(saved)
+    if edit.kind == "json":
+        left = _value(after, edit.comments)
+        if original is None:
+            return None if left in ({}, {"version": 1}) else after
+        before = _value(edit.before or b"", edit.comments)
+        candidates = [*agentsettings.stripped_values(before), left]
+        return original if _value(original, edit.comments) in candidates else after
+    if original is None:
+        return None if not after.strip() else after
+    return original if after.rstrip(b"\n") == original.rstrip(b"\n") else after
+
+
+def _value(data: bytes, comments: bool) -> Any:
+    from vibegit.core import jsonc
+
+    try:
+        return jsonc.parse(data.decode("utf-8"), comments).value if data.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        return object()  # equal to nothing
+
+
+def _missing_dirs(place: Place) -> list[str]:
+    """The directories on the way to ``place`` that do not exist yet (install makes them)."""
+    names = fs.parts(place.rel)[:-1]
+    missing = []
+    for i in range(len(names), 0, -1):
+        rel = "/".join(names[:i])
+        if fs.lstat(place.root, rel) is not None:
+            break
+        missing.append(rel)
+    return missing
+
+
+# -- the interpreter the committed commands use ----------------------------------------------
+
+
+def record_python(repo: git.Repo) -> str | None:
+    """``vibegit.python`` in the repository's own git config (never committed):
+    the committed hook commands find this interpreter with any PATH."""
+    current = git.config_values(repo, PYTHON_KEY)
+    if current[-1:] == [sys.executable]:
+        return None
+    repo.git("config", PYTHON_KEY, sys.executable)
+    return f"git config {PYTHON_KEY} {sys.executable} (the project's hook commands start vibegit with it)"
+
+
+def forget_python(repo: git.Repo) -> str | None:
+    """Unset ``vibegit.python`` once no agent's project files here use it."""
+    if not git.config_values(repo, PYTHON_KEY) or installed_anywhere(repo, "project"):
+        return None
+    repo.git("config", "--unset-all", PYTHON_KEY, check=False)
+    return f"git config --unset {PYTHON_KEY}"
+
+
+def installed_anywhere(repo: git.Repo, scope: str) -> bool:
+    files = Files(repo, scope)
+    for agent in agents.SPECS.values():
+        if scope not in agent.settings:
+            continue
+        try:
+            text = files.text(files.place(agent.settings[scope]), "json", agent.comments)
+            if text and agentsettings.strip(text, agent, agent.settings[scope])[1]:
+                return True
+        except BadInput:
+            continue
+    return False
+
+
+# -- check -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Status:
+    agent: Agent
+    scope: str
+    hooks: dict[str, str]  # event -> current | outdated | missing
+    commands: tuple[int, int]  # current, of
+    block: str  # current | outdated | missing | "" (none in this scope)
+    server: str  # current | outdated | missing | "" (none in this scope)
+    where: str
+
+    @property
+    def installed(self) -> bool:
+        return any(v != "missing" for v in self.hooks.values())
+
+    def current(self, mcp: bool) -> bool:
+        ok = all(v == "current" for v in self.hooks.values()) and self.commands[0] == self.commands[1]
+        return ok and self.block in ("current", "") and (not mcp or self.server in ("current", ""))
+
+
+def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
+    """What of vibegit's is in the agent's files of ``scope``, and whether it is what install writes now."""
+    files, python = Files(repo, scope), _baked(scope)
+    settings = files.place(agent.settings[scope])
+    entries = [(h, agent.entry(h, python)) for h in agent.hooks]
+    text = files.text(settings, "json", agent.comments)
+    server_here = agent.mcp.get(scope) == agent.settings[scope]
+    found = agentsettings.status(text, agent, settings.show(), entries, agent.server(python) if server_here else None)
+    server = found.pop("mcp", "")
+    if scope in agent.mcp and not server_here:
+        place = files.place(agent.mcp[scope])
+        if place.rel.endswith(".toml"):
+            body = agents.find_block(files.text(place) or "", agents.TOML_BEGIN, agents.TOML_END)
+            want = agents.block(agents.codex_server_block(python), agents.TOML_BEGIN, agents.TOML_END)
+            have = (files.text(place) or "")[body[0] : body[1]] if body else None
+            server = "missing" if have is None else "current" if have == want else "outdated"
+        else:
+            mcp_text = files.text(place, "json", agent.comments)
+            server = agentsettings.status(mcp_text, agent, place.show(), [], agent.server(python)).get("mcp", "missing")
+    current = total = 0
+    folder = agent.commands.get(scope)
+    for cmd in agents.SLASH_COMMANDS if folder else ():
+        total += 1
+        current += files.text(
+            files.place(f"{folder}/{cmd.name}.{agent.command_ext}"), "command"
+        ) == agents.command_file(agent, cmd)
+    block = ""
+    if scope in agent.instructions:
+        md = files.text(files.place(agent.instructions[scope])) or ""
+        span = agents.find_block(md)
+        block = (
+            "missing"
+            if span is None
+            else "current"
+            if md[span[0] : span[1]] == agents.block(protocol(lang))
+            else "outdated"
+        )
+    return Status(agent, scope, found, (current, total), block, server, settings.show())
+
+
+# -- doctor: the agent side ------------------------------------------------------------------
+
+_CODEX_HOOKS_OFF = re.compile(r"^\s*(?:codex_)?hooks\s*=\s*false\b", re.M)
+
+
+def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
+    """What ``doctor`` says of the agents vibegit is installed into: ✔ lines,
+    ✘ problems (the second value: any) and ⚠ what only the agent can fix."""
+    lines: list[str] = []
+    bad = False
+    project = False
+    for scope in agents.SCOPES:
+        for agent in agents.SPECS.values():
+            if scope not in agent.settings:
+                continue
+            try:
+                status = check(repo, agent, scope, lang)
+            except BadInput as err:
+                lines.append(f"✘ {agent.label} ({scope}): {err}")
+                bad = True
+                continue
+            if not status.installed:
+                continue
+            project = project or scope == "project"
+            where = "" if scope == "project" else f" --scope {scope}"
+            if status.current(mcp=False):
+                lines.append(f"✔ {agent.label} ({scope}): vibegit's hooks, commands and protocol are current")
+            else:
+                lines.append(
+                    f"✘ {agent.label} ({scope}): vibegit's entries are missing or outdated; "
+                    f"'vibegit install --agent {agent.name}{where}' brings them up to date"
+                )
+                bad = True
+            lines += _agent_notes(repo, agent, scope)
+    if project:
+        ok, line = launcher(repo)
+        lines.append(line)
+        bad = bad or not ok
+    return lines, bad
+
+
+def launcher(repo: git.Repo) -> tuple[bool, str]:
+    """Whether the project's hook commands find vibegit with an agent's PATH."""
+    recorded = git.config_values(repo, PYTHON_KEY)[-1:]
+    if recorded and _imports_vibegit(recorded[0]):
+        return True, f"✔ the project's agent hooks start vibegit with {recorded[0]} (git config {PYTHON_KEY})"
+    minimal = os.pathsep.join(("/usr/local/bin", "/usr/bin", "/bin"))
+    if shutil.which("vibegit", path=minimal):
+        return True, "✔ the project's agent hooks start the vibegit on an agent's PATH"
+    gone = f" ({recorded[0]} cannot import vibegit)" if recorded else ""
+    return False, (
+        f"✘ the project's agent hooks find no vibegit with an agent's PATH{gone}: they do nothing; "
+        "'vibegit install --agent NAME' records this interpreter"
+    )
+
+
+def _imports_vibegit(python: str) -> bool:
+    if not os.path.isabs(python) or not os.access(python, os.X_OK):
+        return False
+    try:
+        probe = subprocess.run(
+            [python, "-c", "import vibegit.main"], capture_output=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return probe.returncode == 0
+
+
+def _agent_notes(repo: git.Repo, agent: Agent, scope: str) -> list[str]:
+    """What the agent itself must allow: Codex's project trust and hooks
+    feature, Gemini's hooks switch, Cursor's version."""
+    if agent.name == "codex":
+        try:
+            text = (fs.read(home(), ".codex/config.toml", MAX_INPUT) or b"").decode("utf-8", errors="replace")
+        except BadInput:
+            text = ""
+        notes = []
+        if _CODEX_HOOKS_OFF.search(text):
+            notes.append("⚠ Codex: hooks are turned off in ~/.codex/config.toml ([features] hooks = false)")
+        if scope == "project":
+            table = re.compile(r"^\s*\[\s*projects\s*\.\s*\"" + re.escape(str(repo.toplevel)) + r"\"\s*\]", re.M)
+            found = table.search(text)
+            rest = text[found.end() :].split("\n[", 1)[0] if found else ""
+            if not re.search(r"^\s*trust_level\s*=\s*\"trusted\"", rest, re.M):
+                notes.append(
+                    "⚠ Codex: this project is not trusted in ~/.codex/config.toml, so Codex skips .codex/hooks.json; "
+                    "start Codex here and trust it, then review the hooks in /hooks"
+                )
+            else:
+                notes.append("⚠ Codex: review vibegit's hooks once in /hooks (Codex runs a changed hook only then)")
+        return notes
+    if agent.name == "gemini":
+        for root, rel, shown in (
+            (repo.toplevel, agent.settings["project"], agent.settings["project"]),
+            (home(), ".gemini/settings.json", "~/.gemini/settings.json"),
+        ):
+            try:
+                raw = fs.read(root, rel, MAX_INPUT)
+                value = jsonc.parse(raw.decode("utf-8"), comments=True).value if raw else {}
+            except (BadInput, ValueError, UnicodeDecodeError):
+                continue
+            conf = value.get("hooksConfig") if isinstance(value, dict) else None
+            if isinstance(conf, dict) and conf.get("enabled") is False:
+                return [f"⚠ Gemini CLI: hooks are turned off in {shown} (hooksConfig.enabled: false)"]
+        return []
+    if agent.name == "cursor":
+        return ["⚠ Cursor: runs these hooks from 1.7 on, in a trusted workspace (Settings → Hooks shows them)"]
+    return []

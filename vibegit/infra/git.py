@@ -27,9 +27,10 @@ from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 
 # Variables git exports to hooks that would point our git calls elsewhere.
+# GIT_DIR and GIT_WORK_TREE are not among them: they say which repository a
+# hook runs for (a bare-repository dotfiles set-up has no .git to find), so
+# they are kept, made absolute (``pin_repo_env``).
 HOOK_GIT_VARS = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
     "GIT_PREFIX",
     "GIT_COMMON_DIR",
@@ -73,6 +74,15 @@ def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
     return (said or lines or [f"exit {proc.returncode}"])[-1]
 
 
+def pin_repo_env() -> None:
+    """Make GIT_DIR and GIT_WORK_TREE absolute, as seen from here: git hands
+    hooks ``GIT_WORK_TREE=.`` and vibegit runs git from other directories."""
+    for var in ("GIT_DIR", "GIT_WORK_TREE"):
+        value = os.environ.get(var)
+        if value:
+            os.environ[var] = os.path.abspath(value)
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without the variables git exports to hooks
     (they would point git at another index or directory), plus ``extra``."""
@@ -81,8 +91,13 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def text(data: bytes) -> str:
+    """git's output as text; bytes that are not UTF-8 (paths may hold any) kept as surrogates."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def out(args: list[str], *, cwd: Path | None = None) -> str:
-    return run(args, cwd=cwd).stdout.decode().strip()
+    return text(run(args, cwd=cwd).stdout).strip()
 
 
 @dataclass(frozen=True)
@@ -101,27 +116,37 @@ class Repo:
         return run(list(args), cwd=self.toplevel, check=check, input=input)
 
     def out(self, *args: str) -> str:
-        return self.git(*args).stdout.decode().strip()
+        return text(self.git(*args).stdout).strip()
+
+
+def rev_parse(
+    options: list[list[str]], cwd: Path | None = None
+) -> tuple[list[str], subprocess.CompletedProcess[bytes]]:
+    """One value per option group of ``git rev-parse``, asked in one process;
+    when a path holds a newline (the lines do not add up), one process each."""
+    proc = run(["rev-parse", *[o for group in options for o in group]], cwd=cwd, check=False)
+    lines = text(proc.stdout).split("\n")  # not splitlines(): a path may hold U+2028 or a form feed
+    if proc.returncode == 0 and len(lines) != len(options) + 1:
+        lines = []
+        for group in options:
+            one = run(["rev-parse", *group], cwd=cwd, check=False)
+            lines.append(text(one.stdout).removesuffix("\n"))
+        return lines, proc
+    return lines[: len(options)], proc
 
 
 def find_repo(cwd: Path | None = None) -> Repo:
     """The repository around ``cwd``; a clear error outside one."""
-    proc = run(
-        [
-            "rev-parse",
-            "--show-object-format",
-            "--absolute-git-dir",
-            "--git-common-dir",
-            "--git-path",
-            "objects",
-            "--show-toplevel",
-        ],
-        cwd=cwd,
-        check=False,
-    )
+    options = [
+        ["--show-object-format"],
+        ["--absolute-git-dir"],
+        ["--git-common-dir"],
+        ["--git-path", "objects"],
+        ["--show-toplevel"],
+    ]
+    lines, proc = rev_parse(options, cwd)
     where = cwd or Path.cwd()
-    lines = proc.stdout.decode().splitlines()
-    if (proc.returncode != 0 and b"work tree" in proc.stderr) or 0 < len(lines) < 5:
+    if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
@@ -137,9 +162,11 @@ def find_repo(cwd: Path | None = None) -> Repo:
 
 
 def read_config(repo: Repo) -> dict[str, str]:
-    """Every ``vibegit.*`` and ``user.*`` setting and each branch's remote, in
-    one process; section and key lower-cased as git does (a branch name keeps its case)."""
-    proc = repo.git("config", "-z", "--get-regexp", r"^(vibegit|user)\.|^branch\..*\.remote$", check=False)
+    """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote and the
+    few of git's that vibegit reads (core.hooksPath, git-lfs's filter), in one
+    process; section and key lower-cased as git does (a branch name keeps its case)."""
+    regexp = r"^(vibegit|user)\.|^branch\..*\.remote$|^core\.hookspath$|^filter\.lfs\.(process|clean)$"
+    proc = repo.git("config", "-z", "--get-regexp", regexp, check=False)
     config: dict[str, str] = {}
     for item in proc.stdout.decode(errors="replace").split("\0"):
         if item:
@@ -298,6 +325,11 @@ def close_readers(every_thread: bool = False) -> None:
 atexit.register(close_readers, every_thread=True)
 
 
+def blob_id(repo: Repo, data: bytes) -> str:
+    """The id ``data`` has as a blob in this repository."""
+    return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
+
+
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
     """Store one loose object and return its id (sha1 or sha256, as the repo)."""
     raw = f"{kind} {len(data)}\0".encode() + data
@@ -379,7 +411,12 @@ def write_commit(
 def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) -> str | None:
     """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``
     (``message`` goes to the reflog); None when it moved, else git's reason."""
-    proc = repo.git("update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid, check=False)
+    proc = run(
+        ["update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid],
+        cwd=repo.toplevel,
+        check=False,
+        env={**os.environ, IN_HOOK: "1"},  # our own reference-transaction hook has nothing to check
+    )
     return None if proc.returncode == 0 else reason(proc)
 
 
@@ -403,6 +440,48 @@ def head_branch(repo: Repo) -> str | None:
         return None
     proc = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
     return proc.stdout.decode().strip() or None
+
+
+def checked_out(repo: Repo, ref: str) -> list[str]:
+    """The worktrees whose HEAD is ``ref`` (read from their HEAD files, no process)."""
+    found = []
+    heads = [(repo.common_dir / "HEAD", repo.common_dir)]
+    worktrees = repo.common_dir / "worktrees"
+    if worktrees.is_dir():
+        heads += [(d / "HEAD", d) for d in sorted(worktrees.iterdir())]
+    for head, where in heads:
+        try:
+            if head.read_text(errors="replace").strip() != f"ref: {ref}":
+                continue
+        except OSError:
+            continue
+        try:
+            gitfile = (where / "gitdir").read_text(errors="surrogateescape").strip()  # a linked worktree's .git file
+            found.append(str(Path(gitfile).parent))
+        except OSError:
+            found.append(str(where.parent if where.name == ".git" else where))
+    return found
+
+
+def rebasing_branch(repo: Repo) -> str | None:
+    """The branch a rebase in progress is rewriting (HEAD is detached meanwhile), or None."""
+    for state in ("rebase-merge", "rebase-apply"):
+        try:
+            name = (repo.git_dir / state / "head-name").read_text(errors="replace").strip()
+        except OSError:
+            continue
+        return name[len("refs/heads/") :] if name.startswith("refs/heads/") else None
+    return None
+
+
+def is_new_commit(repo: Repo, oid: str) -> bool:
+    """``oid`` is a commit that no ref reaches yet: one just made, not one moved to."""
+    if not is_oid(oid):
+        return False
+    found = reader(repo).get(oid)
+    if found is None or found[0] != "commit":
+        return False
+    return bool(repo.out("rev-list", "-n1", oid, "--not", "--all"))
 
 
 class Pushed(NamedTuple):
@@ -511,6 +590,12 @@ def config_values(repo: Repo, key: str) -> list[str]:
     """Every value of a multi-valued setting (``git config --get-all``)."""
     proc = repo.git("config", "--get-all", key, check=False)
     return proc.stdout.decode(errors="replace").splitlines()
+
+
+def missing_objects(repo: Repo, rev: str) -> list[str]:
+    """Objects ``rev``'s history names that the object store no longer has (a prune that raced a write)."""
+    proc = repo.git("rev-list", "--objects", "--missing=print", rev, "--", check=False)
+    return [line[1:].split()[0] for line in text(proc.stdout).splitlines() if line.startswith("?")]
 
 
 def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:

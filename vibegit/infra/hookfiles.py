@@ -2,16 +2,26 @@
 
 Hooks go where git really looks (``git rev-parse --git-path hooks``, which
 honours ``core.hooksPath`` and linked worktrees). Each is a small POSIX sh
-shim, recognised as ours by its second line. A hook vibegit did not write is
-never overwritten: it is renamed to ``NAME.vibegit-chained`` (same bytes,
-same mode) and our shim calls it with the same arguments and input, and
-propagates its exit code. ``uninstall`` renames it back, so the directory is
-as it was. A directory that install had to create is recorded in the shims
-and removed again when it is empty.
+shim, recognised as ours by its second line. The lock check is
+``reference-transaction``: git runs it for every ref update, so every way a
+commit reaches a branch meets it (``--no-verify`` included); ``pre-commit``
+is an opt-in earlier check (before the editor opens).
 
-The shim asks the state branch, with two git processes and no Python,
-whether there is anything to do; only then it starts the interpreter that
-ran ``vibegit install`` (baked in; ``vibegit`` on PATH as the fallback).
+Hooks vibegit did not write are never overwritten, and hook managers' files
+are never renamed:
+
+- a plain hook (yours, git-lfs's) is renamed to ``NAME.vibegit-chained``
+  (same bytes, same mode) and our shim calls it with the same arguments and
+  input; ``uninstall`` renames it back;
+- the pre-commit framework's script stays; ours goes to ``NAME.legacy``,
+  which the framework runs first (its "migration mode");
+- husky's and lefthook's files stay; install prints the one line their
+  configuration needs to call vibegit's copy of the hook.
+
+A copy of every installed shim is kept in vibegit's own directory,
+``<git common dir>/vibegit/hooks/``: the managers' lines call it (they do
+nothing once it is gone), and its presence tells every vibegit command that
+the lock check was installed, so one that went missing is reported.
 """
 
 from __future__ import annotations
@@ -28,13 +38,19 @@ from importlib import resources
 from pathlib import Path
 
 from vibegit import __version__
+from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git
 
-HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite")
+HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
+DEFAULT_HOOKS = ("post-checkout", "reference-transaction", "pre-push", "post-rewrite")
+LOCK_HOOK = "reference-transaction"  # the lock check no commit path skips
 MARK = "# vibegit-hook: "  # the second line of every shim we write
 CREATED = "# vibegit-created-dirs: "
 CHAINED = ".vibegit-chained"
+LEGACY = ".legacy"  # the pre-commit framework runs NAME.legacy first
+LEFTHOOK_OLD = ".old"  # lefthook renames a hook it did not write to NAME.old (and never runs it)
+PRIVATE = Path("vibegit") / "hooks"  # under the git common dir
 
 
 def _resource(name: str) -> str:
@@ -42,8 +58,8 @@ def _resource(name: str) -> str:
 
 
 def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
-    """The shim for hook ``name`` (shims/head.sh, then shims/NAME.sh); ``python``
-    empty means ``vibegit`` on PATH."""
+    """The shim for hook ``name`` (shims/head.sh, NAME.early.sh if any, lib.sh,
+    then NAME.sh); ``python`` empty means ``vibegit`` on PATH."""
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -54,16 +70,74 @@ def script(name: str, python: str = "", created: Sequence[str] = ()) -> str:
         "@PYTHON@": shlex.quote(python),
         "@BOOT@": boot,
     }
-    text = _resource("head.sh") + _resource(f"{name}.sh")
+    early = f"{name}.early.sh"  # what may leave before the shared functions are parsed
+    has_early = (resources.files("vibegit.infra") / "shims" / early).is_file()
+    text = (
+        _resource("head.sh") + (_resource(early) if has_early else "") + _resource("lib.sh") + _resource(f"{name}.sh")
+    )
     return re.sub("|".join(values), lambda m: values[m.group(0)], text)
 
 
-def hooks_dir(cwd: Path | None = None) -> Path:
+def caller_line(name: str) -> str:
+    """The one line a hook manager's configuration adds to run vibegit's copy
+    of hook ``name``; it does nothing once vibegit is uninstalled."""
+    return f'f="$(git rev-parse --git-common-dir)/vibegit/hooks/{name}"; [ ! -x "$f" ] || "$f" "$@"'
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where git looks for hooks, and where vibegit keeps its own copies."""
+
+    hooks: Path  # git rev-parse --git-path hooks
+    common: Path  # the git common dir
+    hooks_path: str | None  # core.hooksPath, when set
+    origin: str  # where core.hooksPath is set (git config --show-origin), when it is
+    top: Path | None = None  # the worktree (where lefthook's and husky's files are)
+
+    @property
+    def private(self) -> Path:
+        return self.common / PRIVATE
+
+    @property
+    def default_hooks(self) -> Path:
+        return self.common / "hooks"
+
+
+def place(cwd: Path | None = None) -> Place:
     here = Path(cwd or Path.cwd())
-    proc = git.run(["rev-parse", "--git-path", "hooks"], cwd=here, check=False)
-    if proc.returncode:
+    lines, proc = git.rev_parse([["--git-path", "hooks"], ["--git-common-dir"]], here)
+    if proc.returncode or len(lines) < 2:
         raise BadInput(f"{here}: not inside a git repository (run 'git init' or cd into one)")
-    return Path(os.path.normpath(here / proc.stdout.decode().strip()))
+    shown = git.run(["config", "--show-origin", "--get", "core.hooksPath"], cwd=here, check=False)
+    origin, _, value = git.text(shown.stdout).rstrip("\n").partition("\t")
+    return Place(
+        hooks=Path(os.path.normpath(here / lines[0])),
+        common=Path(os.path.normpath(here / lines[1])),
+        hooks_path=value if shown.returncode == 0 else None,
+        origin=origin,
+        top=_toplevel(here),
+    )
+
+
+def _toplevel(here: Path) -> Path | None:
+    try:
+        return git.find_repo(here).toplevel
+    except BadInput:
+        return None  # a bare repository
+
+
+def place_of(repo: git.Repo, config: dict[str, str]) -> Place:
+    """``place`` without a git process, from the settings already read (every command asks)."""
+    value = config.get("core.hookspath")
+    if value is None:
+        hooks = repo.common_dir / "hooks"
+    else:
+        hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
+    return Place(hooks, repo.common_dir, value, "git config", repo.toplevel)
+
+
+def hooks_dir(cwd: Path | None = None) -> Path:
+    return place(cwd).hooks
 
 
 def anchor(directory: Path, cwd: Path | None = None) -> tuple[Path, str]:
@@ -72,9 +146,9 @@ def anchor(directory: Path, cwd: Path | None = None) -> tuple[Path, str]:
     ``core.hooksPath`` like ``.husky``): the top directory, so a committed
     link on the way refuses the write. Anywhere else the user's
     ``core.hooksPath`` chose it: the directory itself."""
-    proc = git.run(["rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"], cwd=cwd, check=False)
-    lines = proc.stdout.decode().splitlines() if proc.returncode == 0 else []
     here = Path(cwd or Path.cwd())
+    found, proc = git.rev_parse([["--absolute-git-dir"], ["--git-common-dir"], ["--show-toplevel"]], here)
+    lines = found if proc.returncode == 0 else []
     candidates = [Path(os.path.normpath(here / line)) for line in lines]
     for root in candidates:  # the git dirs first: they may lie inside the top directory
         rel = fs.relative(directory, root)
@@ -83,17 +157,62 @@ def anchor(directory: Path, cwd: Path | None = None) -> tuple[Path, str]:
     return directory, ""
 
 
+@dataclass(frozen=True)
+class Dir:
+    """A hooks directory, written below ``root`` without following links."""
+
+    path: Path
+    root: Path
+    rel: str
+
+    def target(self, name: str) -> str:
+        return f"{self.rel}/{name}" if self.rel else name
+
+    def write(self, name: str, text: str) -> None:
+        fs.write(self.root, self.target(name), text.encode("utf-8", "surrogateescape"), 0o755)
+
+    def rename(self, src: str, dst: str, overwrite: bool = False) -> None:
+        fs.rename(self.root, self.target(src), self.target(dst), overwrite=overwrite)
+
+    def remove(self, name: str) -> None:
+        fs.remove(self.root, self.target(name))
+
+
+def _dir(directory: Path, cwd: Path | None) -> Dir:
+    root, rel = anchor(directory, cwd)
+    return Dir(directory, root, rel)
+
+
 def _head(path: Path) -> str | None:
-    """The first lines of a regular file, or None (a link or a directory is never ours)."""
+    """The first bytes of a regular file, or None (a link or a directory is never ours)."""
     if path.is_symlink() or not path.is_file():
         return None
     with path.open("rb") as f:
-        return f.read(512).decode(errors="replace")
+        return f.read(2048).decode(errors="replace")
 
 
 def is_ours(path: Path) -> bool:
     head = _head(path)
     return head is not None and len(head.split("\n")) > 1 and head.split("\n")[1].startswith(MARK)
+
+
+def owner(path: Path) -> str:
+    """Who wrote the hook at ``path``: vibegit, pre-commit, husky, lefthook,
+    git-lfs, "" (someone else) or "none" (nothing there)."""
+    if not os.path.lexists(path):
+        return "none"
+    if is_ours(path):
+        return "vibegit"
+    head = _head(path) or ""
+    if "File generated by pre-commit" in head:
+        return "pre-commit"
+    if "LEFTHOOK" in head or "lefthook" in head:
+        return "lefthook"
+    if (path.parent / "h").is_file() and '/h"' in head:
+        return "husky"  # husky 9's stubs: . "$(dirname "$0")/h"
+    if "git lfs " in head:
+        return "git-lfs"
+    return ""
 
 
 def _created(path: Path) -> list[str]:
@@ -107,9 +226,9 @@ def _created(path: Path) -> list[str]:
     return []
 
 
-def _names(hooks: Sequence[str] | None) -> list[str]:
+def _names(hooks: Sequence[str] | None, default: Sequence[str] = DEFAULT_HOOKS) -> list[str]:
     if not hooks:
-        return list(HOOK_NAMES)
+        return list(default)
     for name in hooks:
         if name not in HOOK_NAMES:
             raise BadInput(f"--hook {name!r:.40}: use one of {', '.join(HOOK_NAMES)}")
@@ -128,114 +247,197 @@ def _missing_dirs(directory: Path) -> list[Path]:
 @dataclass(frozen=True)
 class Plan:
     name: str
-    action: str  # new | chain | update | same
+    action: str  # new | chain | update | same | legacy | manager
+    path: Path  # the file our shim goes to (manager: the manager's file, left alone)
     text: str
+    manager: str = ""
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print, with paths' control characters and stray bytes escaped (a directory name is never a terminal command)."""
+    print("\n".join(escape_path(line).replace("\\u0009", "\t") for line in text.split("\n")), flush=True)
+
+
+def _plan(name: str, directory: Path, python: str, created: list[str], problems: list[str]) -> Plan:
+    path = directory / name
+    who = owner(path)
+    if who == "vibegit":
+        text = script(name, python, _created(path))
+        return Plan(name, "same" if path.read_text() == text else "update", path, text)
+    if who == "none":
+        return Plan(name, "new", path, script(name, python, created))
+    if who == "pre-commit":  # the framework runs NAME.legacy first, with the same arguments
+        legacy = directory / (name + LEGACY)
+        if os.path.lexists(legacy) and not is_ours(legacy) and os.path.lexists(str(legacy) + CHAINED):
+            problems.append(f"{legacy} is not vibegit's and {legacy.name}{CHAINED} exists too; move one of them away")
+        return Plan(name, "legacy", legacy, script(name, python), "pre-commit")
+    if who in ("husky", "lefthook"):
+        return Plan(name, "manager", path, script(name, python), who)
+    chained = directory / (name + CHAINED)
+    if os.path.lexists(chained):
+        problems.append(f"{path} is not vibegit's and {chained.name} exists too; move one of them away")
+    return Plan(name, "chain", path, script(name, python, created), who)
 
 
 def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: Path | None = None) -> int:
     names = _names(hooks)
     python = sys.executable if python is None else python
-    directory = hooks_dir(cwd)
-    root, rel = anchor(directory, cwd)
-    found = fs.lstat(root, rel) if rel else None  # a link on the way there refuses the install
+    where = place(cwd)
+    directory = where.hooks
+    hooks_at = _dir(directory, cwd)
+    found = fs.lstat(hooks_at.root, hooks_at.rel) if hooks_at.rel else None  # a link on the way refuses
     if found is not None and stat.S_ISLNK(found.st_mode):
         raise BadInput(f"{directory}: is a symbolic link; vibegit never writes hooks through links (remove it)")
     if (found is not None and not stat.S_ISDIR(found.st_mode)) or (directory.exists() and not directory.is_dir()):
         raise BadInput(f"{directory}: the hooks path git uses is not a directory")
     missing = _missing_dirs(directory)
     created = [str(d) for d in missing]
-    plans: list[Plan] = []
     problems: list[str] = []
-    for name in names:
-        path, chained = directory / name, directory / (name + CHAINED)
-        if is_ours(path):
-            text = script(name, python, _created(path))
-            plans.append(Plan(name, "same" if path.read_text() == text else "update", text))
-        elif os.path.lexists(path):
-            if os.path.lexists(chained):
-                problems.append(
-                    f"{path} is not vibegit's and {chained.name} exists too; "
-                    f"move one of them away, then run 'vibegit install' again"
-                )
-            plans.append(Plan(name, "chain", script(name, python, created)))
-        else:
-            plans.append(Plan(name, "new", script(name, python, created)))
+    plans = [_plan(name, directory, python, created, problems) for name in names]
     if problems:
-        raise Refused("; ".join(problems) + " (nothing was changed)")
-    if missing and rel:
-        with fs.opendir(root, rel, create=True):
+        raise Refused("; ".join(problems) + ", then run 'vibegit install' again (nothing was changed)")
+    if missing and hooks_at.rel:
+        with fs.opendir(hooks_at.root, hooks_at.rel, create=True):
             pass
     elif missing:  # a core.hooksPath of the user's, outside the repository
         directory.mkdir(parents=True)
+    private = Dir(where.private, where.common, str(PRIVATE))
     for plan in plans:
-        path = directory / plan.name
-        if plan.action == "same":
-            say(f"{plan.name}: already installed, unchanged")
-            continue
-        target = f"{rel}/{plan.name}" if rel else plan.name
-        if plan.action == "chain":
-            framework = "File generated by pre-commit" in (_head(path) or "")
-            fs.rename(root, target, target + CHAINED)
-        fs.write(root, target, plan.text.encode(), 0o755)
-        if plan.action == "chain":
-            say(
-                f"{plan.name}: installed; your existing hook was renamed to {plan.name}{CHAINED} "
-                f"(bytes and mode kept) and {_order(plan.name)}"
-            )
-            if framework:
-                say(
-                    f"{plan.name}: that hook is the pre-commit framework's; listing vibegit in "
-                    ".pre-commit-config.yaml instead is the other way (see the README)"
-                )
-        elif plan.action == "update":
-            say(f"{plan.name}: updated")
-        else:
-            say(f"{plan.name}: installed")
+        private.write(plan.name, script(plan.name, python))
+        _carry_out(plan, hooks_at)
     for d in reversed(missing):
         say(f"created {d} (uninstall removes it again when empty)")
+    if _is_husky(directory) and "pre-commit" not in names:
+        say(
+            f"husky: the lock check runs from {directory / LOCK_HOOK} (husky leaves it alone). To check "
+            f"before the editor opens too, for everyone with vibegit, add to {directory.parent / 'pre-commit'}:\n"
+            f"    {caller_line('pre-commit')}\n"
+            "  (and run 'vibegit install --hook pre-commit' here; it does nothing where vibegit is not installed)"
+        )
+    if where.hooks_path is not None:
+        say(
+            f"core.hooksPath is {where.hooks_path!r} (set in {where.origin or 'git config'}): "
+            f"vibegit's hooks went there, where git runs them"
+            + (" (husky's directory: its own files were left as they are)" if _is_husky(directory) else "")
+        )
     shim_python = python or "'vibegit' on PATH"
     say(f"Hooks in {directory} run vibegit {__version__} with {shim_python}. Undo with 'vibegit uninstall'.")
     return OK
 
 
+def _is_husky(directory: Path) -> bool:
+    return (directory / "h").is_file() and directory.name == "_"
+
+
+def _carry_out(plan: Plan, at: Dir) -> None:
+    name, path, directory = plan.name, plan.path, at.path
+    if plan.action == "same":
+        say(f"{name}: already installed, unchanged")
+        return
+    if plan.action == "manager":
+        say(_manager_advice(plan, directory))
+        return
+    if plan.action == "legacy":
+        chained = Path(str(path) + CHAINED)
+        moved = os.path.lexists(path) and not is_ours(path)
+        if moved:
+            at.rename(path.name, chained.name)
+        at.write(path.name, plan.text)
+        say(
+            f"{name}: the pre-commit framework's hook stays; vibegit's runs before it as {path.name}"
+            + (f" (the one that was there is now {chained.name}, and still runs)" if moved else "")
+        )
+        return
+    if plan.action == "chain":
+        at.rename(name, name + CHAINED)
+    at.write(name, plan.text)
+    if plan.action == "chain":
+        whose = f"{plan.manager}'s" if plan.manager else "your existing"
+        say(f"{name}: installed; {whose} hook was renamed to {name}{CHAINED} (bytes and mode kept) and {_order(name)}")
+    elif plan.action == "update":
+        say(f"{name}: updated")
+    else:
+        say(f"{name}: installed")
+
+
+def _manager_advice(plan: Plan, directory: Path) -> str:
+    name = plan.name
+    line = caller_line(name)
+    if plan.manager == "husky":
+        team = directory.parent / name
+        return (
+            f"{name}: husky's hook stays as it is (never renamed). To run vibegit's {name} through husky, "
+            f"add this line to {team} (safe to commit: it does nothing where vibegit is not installed):\n"
+            f"    {line}"
+        )
+    stdin = "\n        use_stdin: true" if name in ("pre-push", "post-rewrite") else ""
+    return (
+        f"{name}: lefthook's hook stays as it is (lefthook would move any other away). To run vibegit's "
+        f"{name} through lefthook, add to lefthook-local.yml (or lefthook.yml):\n"
+        f"    {name}:\n      commands:\n        vibegit:\n          run: '{line}'{stdin}"
+    )
+
+
 def _order(name: str) -> str:
     if name == "pre-push":
         return "it runs first, with the same arguments and input; the state branch is pushed only if it succeeds"
-    if name == "pre-commit":
-        return "it runs after vibegit's lock check, with the same arguments; its exit code decides as before"
+    if name in ("pre-commit", LOCK_HOOK):
+        return "it runs after vibegit's lock check, with the same arguments and input; its exit code decides as before"
     return "it runs after vibegit's, with the same arguments and input; its exit code is the hook's"
 
 
+def _remove(at: Dir, name: str, label: str) -> set[str]:
+    """Remove our shim ``name`` in ``at``, putting back what it chained; the dirs install created."""
+    created = set(_created(at.path / name))
+    chained = name + CHAINED
+    if os.path.lexists(at.path / chained):
+        at.rename(chained, name, overwrite=True)
+        say(f"{label}: removed; the hook it chained is back from {chained}")
+    else:
+        at.remove(name)
+        say(f"{label}: removed")
+    return created
+
+
 def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> int:
-    names = _names(hooks)
-    directory = hooks_dir(cwd)
-    root, rel = anchor(directory, cwd)
+    names = _names(hooks, HOOK_NAMES)
+    where = place(cwd)
     created: set[str] = set()
+    dirs = [_dir(where.hooks, cwd)]
+    if where.default_hooks != where.hooks:
+        dirs.append(Dir(where.default_hooks, where.common, "hooks"))
+    private = Dir(where.private, where.common, str(PRIVATE))
     for name in names:
-        path, chained = directory / name, directory / (name + CHAINED)
-        target = f"{rel}/{name}" if rel else name
-        if is_ours(path):
-            created.update(_created(path))
-            if os.path.lexists(chained):
-                fs.rename(root, target + CHAINED, target, overwrite=True)
-                say(f"{name}: removed; your hook is back from {name}{CHAINED}")
-            else:
-                fs.remove(root, target)
-                say(f"{name}: removed")
-        elif os.path.lexists(path):
-            if is_ours(directory / f"{name}.legacy"):
-                say(
-                    f"{name}: the pre-commit framework's hook now runs vibegit's as {name}.legacy; "
-                    "run 'pre-commit uninstall' first, then 'vibegit uninstall'"
-                )
-            else:
-                say(f"{name}: not vibegit's hook, left alone")
-        else:
+        found = False
+        for at in dirs:
+            for suffix in ("", LEGACY, LEFTHOOK_OLD):
+                path = at.path / (name + suffix)
+                if is_ours(path):
+                    label = name if at.path == where.hooks and not suffix else str(path)
+                    created |= _remove(at, name + suffix, label)
+                    found = True
+        path = where.hooks / name
+        who = owner(path)
+        if who in ("husky", "lefthook") and (where.private / name).exists():
+            say(f"{name}: the {who} line that calls vibegit's {name} does nothing now; remove it when you like")
+        elif not found and who not in ("none", "vibegit"):
+            say(f"{name}: not vibegit's hook, left alone")
+        elif not found and hooks:
             say(f"{name}: not installed")
+        if os.path.lexists(where.private / name):
+            private.remove(name)
+    restored_lfs = [n for n in names if owner(where.hooks / n) == "git-lfs"]
+    lfs_gone = git.run(["config", "--get", "filter.lfs.process"], cwd=where.top, check=False).returncode != 0
+    if restored_lfs and lfs_gone:
+        say(
+            f"git-lfs's hooks are in place again ({', '.join(restored_lfs)}), but git-lfs is no longer configured "
+            "here: 'git lfs uninstall --local' removes them now (it left them while vibegit's were in front)"
+        )
+    for own in (where.private, where.private.parent):
+        try:
+            own.rmdir()
+        except OSError:
+            pass
     for d in sorted(created, key=len, reverse=True):
         try:
             Path(d).rmdir()  # only when empty
@@ -243,6 +445,99 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
         except OSError:
             pass
     return OK
+
+
+# -- is the lock check still where git runs it? -------------------------------------
+
+
+def lock_check_problem(where: Place) -> str | None:
+    """Why the lock check that ``vibegit install`` put in place no longer runs; None when it does
+    (or was never installed: vibegit's own copy of it is the sign it was)."""
+    if not (where.private / LOCK_HOOK).is_file():
+        return None
+    path = where.hooks / LOCK_HOOK
+    if is_ours(path):
+        if not os.access(path, os.X_OK):
+            return f"the lock check {path} is not executable (chmod +x it, or run 'vibegit install')"
+        return None
+    who = owner(path)
+    if who == "none":
+        moved = where.hooks_path is not None and is_ours(where.default_hooks / LOCK_HOOK)
+        why = f"core.hooksPath now points to {where.hooks}" if moved else f"{path} is missing"
+        return f"vibegit's lock check does not run: {why}; run 'vibegit install' to put it back"
+    if is_ours(where.hooks / (LOCK_HOOK + LEFTHOOK_OLD)):
+        return (
+            f"vibegit's lock check was moved to {LOCK_HOOK}{LEFTHOOK_OLD} by lefthook, which never runs it; "
+            f"add it to lefthook-local.yml ('vibegit install' prints the lines)"
+        )
+    return f"{path} is {who or 'someone else'}'s now, not vibegit's lock check; run 'vibegit install' to chain it"
+
+
+def installed(where: Place) -> list[str]:
+    """The hooks ``vibegit install`` put in place (vibegit's own copies say which)."""
+    return [name for name in HOOK_NAMES if (where.private / name).is_file()]
+
+
+def _called_by_manager(where: Place, name: str, manager: str) -> bool:
+    """A husky or lefthook configuration that calls vibegit's copy of hook ``name``."""
+    needle = f"vibegit/hooks/{name}"
+    if manager == "husky":
+        files = [where.hooks.parent / name]
+    else:
+        top = where.top or where.hooks
+        files = [
+            top / f"{base}.{ext}"
+            for base in ("lefthook", "lefthook-local", ".lefthook", ".lefthook-local")
+            for ext in ("yml", "yaml", "json", "toml")
+        ]
+    for path in files:
+        try:
+            if needle in path.read_text(errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def hook_problems(where: Place) -> list[str]:
+    """Every hook ``vibegit install`` put in place that git no longer runs, with the fix."""
+    problems = []
+    for name in installed(where):
+        if name == LOCK_HOOK:
+            problem = lock_check_problem(where)
+            if problem:
+                problems.append(problem)
+            continue
+        path = where.hooks / name
+        who = owner(path)
+        if who == "vibegit" or (who == "pre-commit" and is_ours(where.hooks / (name + LEGACY))):
+            continue
+        if who in ("husky", "lefthook"):
+            if not _called_by_manager(where, name, who):
+                problems.append(
+                    f"{name}: {who} runs this hook and does not call vibegit's ('vibegit install' prints the line to add)"
+                )
+            continue
+        if who == "none":
+            problems.append(f"{name}: vibegit's hook is missing from {where.hooks}; run 'vibegit install'")
+        else:
+            problems.append(
+                f"{name}: {path} is {who or 'someone else'}'s now, not vibegit's; run 'vibegit install' to chain it"
+            )
+    return problems
+
+
+def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
+    """git-lfs is set up here but its pre-push hook no longer runs (vibegit was there first)."""
+    if not lfs_configured:
+        return None
+    for path in (where.hooks / "pre-push", where.hooks / ("pre-push" + CHAINED)):
+        if "git lfs pre-push" in (_head(path) or "") or "git-lfs pre-push" in (_head(path) or ""):
+            return None
+    return (
+        "git-lfs is configured but no hook runs 'git lfs pre-push' (LFS files would not be pushed): "
+        "run 'git lfs update --force && vibegit install' (git-lfs writes its hooks, vibegit chains them)"
+    )
 
 
 def write_shipped(directory: Path) -> None:

@@ -9,6 +9,7 @@ import socket
 from datetime import datetime, timezone
 
 from vibegit.core.model import Env
+from vibegit.core.text import escape_path
 from vibegit.infra import git
 
 
@@ -21,13 +22,19 @@ def this_host() -> str:
     return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
 
 
+def worktree_name(repo: git.Repo) -> str:
+    """This worktree as locks record it: its path, escaped to one printable line
+    (a path may hold any byte but NUL and "/"; the state files hold text)."""
+    return escape_path(str(repo.toplevel))
+
+
 def facts(repo: git.Repo) -> Env:
     """This moment: time, host, worktree, HEAD and branch, fresh random ids."""
     stamp = now()
     return Env(
         now=stamp,
         host=this_host(),
-        worktree=str(repo.toplevel),
+        worktree=worktree_name(repo),
         head=git.head_commit(repo),
         branch=git.head_branch(repo),
         new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",

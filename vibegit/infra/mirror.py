@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from vibegit.core import workflows
-from vibegit.core.model import Env, State
+from vibegit.core.model import Env, Lock, State
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, VibegitError
 from vibegit.infra import fs, git
@@ -343,6 +343,30 @@ def rewrite(
     write(repo, settings, commit, workflow_id, text, notices)
     for notice in notices:
         say(notice)
+
+
+def last_shown(repo: git.Repo) -> str | None:
+    """The state commit this worktree's mirror was last written from (it outlives a deleted branch)."""
+    shown = _shown(repo)
+    return shown.commits[0] if shown.commits else None
+
+
+def lock(repo: git.Repo, settings: Settings) -> Lock | None:
+    """The mirror's ``workflow.lock``, parsed (an error names the file and line)."""
+    rel = _rel(settings, LOCK)
+    exists(repo, settings)  # a link as the mirror directory is an error, never followed
+    data = _read(repo, rel)
+    return None if data is None else parse_lock(data, rel)
+
+
+def saved(repo: git.Repo, settings: Settings) -> list[bytes]:
+    """The bytes of the mirror's state files (no link followed; a missing or linked directory: none)."""
+    try:
+        exists(repo, settings)
+        found = [_read(repo, _rel(settings, name)) for name in PARSERS]
+    except BadInput:
+        return []
+    return [data for data in found if data is not None]
 
 
 def problems(repo: git.Repo, settings: Settings) -> list[tuple[str, str]]:

@@ -101,8 +101,11 @@ def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[st
     for entry in entries:
         if entry.name in names and entry.mode.startswith("100"):
             blob = cat.get(entry.oid)
-            if blob is not None:
-                files[entry.name] = blob[2]
+            if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
+                raise GitError(
+                    f"{entry.name} ({entry.oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'"
+                )
+            files[entry.name] = blob[2]
     return files
 
 
@@ -403,6 +406,13 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     tip. ``published(result)`` runs once the ref moved, still under the lock
     (the mirror is written there, so it never shows an older state)."""
     cat = git.reader(repo)  # started before the lock is taken: it resolves names when asked
+    holders = git.checked_out(repo, settings.state_ref)
+    if holders:  # moving it would change that worktree's HEAD under its files and index
+        raise Refused(
+            f"{settings.state_branch} is checked out in {', '.join(holders)}; vibegit records nothing while it is "
+            f"(each event would move that worktree's HEAD): switch that worktree to another branch "
+            f"('git switch -' there), then run the command again"
+        )
     with locked(repo):
         for _ in range(MAX_RETRIES):
             found = cat.get(settings.state_ref)

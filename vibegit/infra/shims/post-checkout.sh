@@ -1,8 +1,9 @@
 
 wanted() {  # branch checkouts only (flag 1) to where a workflow runs or is paused
 	[ "$3" = 1 ] && state_branch || return 1
-	bound
-	git cat-file -e "$bound" 2>/dev/null
+	[ "$branch" != "?" ] || return 0
+	head_key
+	bound_at "$key" || vanished
 }
 
 check "$@"

@@ -1,8 +1,9 @@
 
-wanted() {  # a workflow runs or is paused on this branch
+wanted() {  # a checkpoint can only move while a workflow runs or is paused on this branch
 	state_branch || return 1
-	bound
-	git cat-file -e "$bound" 2>/dev/null
+	[ "$branch" != "?" ] || return 0
+	head_key
+	bound_at "$key"
 }
 
 if [ -z "$chained" ]; then

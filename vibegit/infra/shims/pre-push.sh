@@ -1,6 +1,8 @@
 
 wanted() {  # the state branch travels whenever it exists
-	state_branch && git rev-parse -q --verify "$branch^{commit}" >/dev/null
+	state_branch || return 1
+	[ "$branch" != "?" ] || return 0
+	git rev-parse -q --verify "$branch^{commit}" >/dev/null
 }
 
 if [ -z "$chained" ]; then

@@ -1,0 +1,169 @@
+"""The lock check: is a new commit on a branch blocked now?
+
+One decision, ``blocking``, serves every hook that guards the lock
+(``pre-commit``, ``reference-transaction``, the pre-commit framework's id).
+It fails closed: a setting it cannot read, a state the parser rejects, a
+state branch that vanished while the mirror still shows a lock all block,
+with one line that says why and the command that fixes it. The escape hatch
+is explicit: ``VIBEGIT_ALLOW=1 git …`` lets the commit through and records
+an ``allowed-commit`` event.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, replace
+
+from vibegit.core.model import Env, State
+from vibegit.core.settings import Settings, settings
+from vibegit.core.workflows import Summary, belongs_here
+from vibegit.errors import OK, REFUSED, BadInput, VibegitError
+from vibegit.infra import git, machine, mirror, store
+
+ALLOW = "VIBEGIT_ALLOW"
+UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
+REPAIR = "'vibegit doctor --repair'"
+
+
+@dataclass(frozen=True)
+class Block:
+    workflow: str  # the id of the workflow that holds the lock; "" when a doubt blocks
+    why: str  # one line
+    fix: str  # the commands that unblock
+    name: str = ""  # the workflow's name, as messages show it
+
+
+def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None = None) -> Block | None:
+    """Whether a new commit on ``branch`` (None: this worktree's detached HEAD)
+    is blocked now, and why (``config``: the settings as ``git.read_config``
+    gave them, when already read)."""
+    config = git.read_config(repo) if config is None else config
+    try:
+        conf = settings(config, fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
+    except BadInput as err:
+        return Block("", str(err), "'git config --unset vibegit.stateBranch', or set it to a branch name")
+    try:
+        loaded = store.read_state(repo, conf)
+    except VibegitError as err:
+        return Block("", f"the state on {conf.state_branch} cannot be read ({err})", REPAIR)
+    if loaded.head is None:
+        if git.resolve(repo, conf.state_ref) is not None:
+            return Block("", f"{conf.state_ref} points to an object that is missing or not a commit", REPAIR)
+        return _vanished(repo, conf)
+    e = replace(machine.facts(repo), branch=branch)
+    cat = git.reader(repo)
+    for candidate in candidates(loaded.index, e, conf.block_commits):
+        try:
+            state = store.flow(repo, cat, loaded, candidate.id).state
+        except VibegitError as err:
+            why = f"workflow {candidate.name!r} {candidate.where()} cannot be read ({err})"
+            return Block("", why, REPAIR)
+        if state.lock is not None and state.lock.locked:  # a paused workflow keeps the file with locked: false
+            return _rule(state, conf, branch)
+    return None
+
+
+def candidates(index: tuple[Summary, ...], e: Env, policy: str) -> list[Summary]:
+    """The workflows that may block a commit to ``e.branch``, by ``vibegit.blockCommits``:
+    ``always``, a workflow of that branch, held on this machine;
+    ``other-branches``, a workflow held in this worktree, bound to another
+    branch; ``never``, none. (Their lock files say whether they hold it.)"""
+    held = [s for s in index if s.active and s.host == e.host]
+    if policy == "always":
+        return [s for s in held if belongs_here(s, e)]
+    if policy == "other-branches":
+        return [s for s in held if s.holder == e.worktree and not belongs_here(s, e)]
+    return []
+
+
+def _vanished(repo: git.Repo, conf: Settings) -> Block | None:
+    """No state branch: blocked when the mirror still shows a held lock (the branch was deleted)."""
+    try:
+        shown = mirror.lock(repo, conf)
+    except BadInput as err:
+        return Block("", f"{conf.state_branch} is missing and the mirror's lock cannot be read ({err})", REPAIR)
+    if shown is None or not shown.locked:
+        return None
+    return Block(
+        "",
+        f"{conf.state_branch} is gone, but the mirror ({conf.mirror_dir}) shows workflow "
+        f"{shown.workflow!r} holding the lock",
+        f"{REPAIR} (it brings the branch back from the reflog, a remote or the mirror)",
+    )
+
+
+def _rule(state: State, conf: Settings, branch: str | None) -> Block:
+    """Why the workflow that holds the lock blocks the commit."""
+    name = state.mode.workflow_name or state.workflow.id
+    phase = state.mode.phase
+    where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
+    if state.mode.step:
+        where += f", step {state.mode.step}"
+    task = state.task(state.workflow.current_task or "")
+    doing = f"task {task.id}: {task.title}" if task else "no current task"
+    if conf.block_commits == "other-branches":
+        why = (
+            f"commits on {branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
+            f"{state.workflow.branch or 'a detached HEAD'} in this worktree (vibegit.blockCommits=other-branches)"
+        )
+    else:
+        why = f"workflow {name!r} holds the lock of {branch or 'this detached HEAD'} (vibegit.blockCommits=always)"
+    return Block(state.workflow.id, f"{why}; {where}; {doing}", UNBLOCK, name)
+
+
+def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branch: str | None, record: bool) -> int:
+    """Print the refusal and return REFUSED; with VIBEGIT_ALLOW=1, let it through
+    instead (``record``: as an ``allowed-commit`` event)."""
+    if os.environ.get(ALLOW):
+        if record and block.workflow:
+            _record_allowed(repo, block, commit, branch)
+        else:
+            print(f"vibegit: {ALLOW}=1: commit let through although {block.why}", file=sys.stderr)
+        return OK
+    print(f"vibegit: commit blocked: {block.why}.", file=sys.stderr)
+    print(
+        f"vibegit: unblock with {block.fix}; or let this one through with '{ALLOW}=1 git {command}' "
+        "(recorded as an allowed-commit event).",
+        file=sys.stderr,
+    )
+    if any((repo.git_dir / d).is_dir() for d in ("rebase-merge", "rebase-apply")):
+        print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
+    return REFUSED
+
+
+def failed(reason: str) -> int:
+    """The lock check itself failed: the commit is blocked (fail closed), unless allowed."""
+    if os.environ.get(ALLOW):
+        print(f"vibegit: the lock check failed ({reason}); {ALLOW}=1: git goes on", file=sys.stderr)
+        return OK
+    print(f"vibegit: commit blocked: the lock check failed: {reason}.", file=sys.stderr)
+    print(
+        f"vibegit: run 'vibegit doctor' to see what is wrong; or let this one through with '{ALLOW}=1 git …'.",
+        file=sys.stderr,
+    )
+    return REFUSED
+
+
+def _record_allowed(repo: git.Repo, block: Block, commit: str | None, branch: str | None) -> None:
+    from vibegit import app  # the event pipeline: only when a commit is let through
+    from vibegit.core import lifecycle
+
+    ctx = app.open_repo(repo.toplevel)
+    e = app.facts(ctx)
+    try:
+        written = app.record(
+            ctx,
+            lambda s: lifecycle.allowed_commit(s, e, commit, branch, block.why),
+            e,
+            workflow=block.workflow,
+            announce=False,
+        )
+    except VibegitError as err:
+        print(f"vibegit: {ALLOW}=1: commit let through; it could not be recorded: {err}", file=sys.stderr)
+        return
+    print(
+        f"vibegit: {ALLOW}=1: commit let through while workflow {block.name!r} holds the lock; "
+        f"recorded as event {written.commit[:10]} (vibegit log)",
+        file=sys.stderr,
+    )

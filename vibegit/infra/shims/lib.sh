@@ -1,0 +1,87 @@
+state_branch() {  # $branch, $mirror and $policy from git config; branch=? when sh cannot be sure
+	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
+	branch=vibegit/state mirror=project_document/.ai_state policy=always
+	git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$' >/dev/null
+	case $? in 1) branch=refs/heads/$branch; return 0 ;; esac  # none is set (the common case): no subshell
+	conf=$(git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$')
+	case $? in
+	0) while IFS= read -r line; do
+		case $line in
+		'vibegit.statebranch '*) branch=${line#* } ;;
+		'vibegit.mirrordir '*) mirror=${line#* } ;;
+		'vibegit.blockcommits '*) policy=${line#* } ;;
+		*) branch=? ;;  # no value, or a value over several lines
+		esac
+	done <<EOF_CONF
+$conf
+EOF_CONF
+	;;
+	1) ;;
+	*) branch=? ;;  # git could not read its configuration
+	esac
+	branch=${branch#refs/heads/}
+	case $branch in
+	''|*[!A-Za-z0-9/._-]*|*..*|/*|*/|.*|*.lock) branch=? ;;  # Python reads it (and fails closed)
+	*) branch=refs/heads/$branch ;;
+	esac
+}
+
+key_of() {  # $key: branch $1 as vibegit names its entry under branches/ ('%' and '/' escaped)
+	rest=$1 key=
+	while :; do case $rest in *%*) key=$key${rest%%\%*}%25; rest=${rest#*%} ;; *) key=$key$rest; break ;; esac; done
+	rest=$key key=
+	while :; do case $rest in */*) key=$key${rest%%/*}%2F; rest=${rest#*/} ;; *) key=$key$rest; break ;; esac; done
+}
+
+head_key() {  # $key of HEAD's branch (.detached on a detached HEAD); empty when sh cannot tell
+	gitdir=${GIT_DIR:-.git}
+	if [ -f "$gitdir" ]; then read -r gitdir <"$gitdir" && gitdir=${gitdir#gitdir: }; fi
+	head=
+	[ -r "$gitdir/HEAD" ] && read -r head <"$gitdir/HEAD"
+	case $head in
+	"ref: refs/heads/.invalid" | "") key= ;;  # not a files backend: Python tells
+	"ref: refs/heads/"*) key_of "${head#ref: refs/heads/}" ;;
+	*) key=.detached
+		# a rebase commits on a detached HEAD for the branch it rewrites
+		[ ! -d "$gitdir/rebase-merge" ] && [ ! -d "$gitdir/rebase-apply" ] || key= ;;
+	esac
+}
+
+bound_at() {  # a workflow runs or is paused on the branch of key $1 (empty: on any branch)
+	git cat-file -e "$branch:branches${1:+/$1}" 2>/dev/null
+}
+
+vanished() {  # the state branch is gone while this worktree's mirror still shows a lock
+	[ -e "$mirror/workflow.lock" ] && ! git rev-parse -q --verify "$branch^{commit}" >/dev/null 2>&1
+}
+
+lock_suspected() {  # the one lock fast path for a commit to key $1: true when Python must decide, any doubt included
+	case $branch:$policy in
+	'?:'*) return 0 ;;
+	*:always) bound_at "$1" && return 0 ;;
+	*:never) return 1 ;;
+	*) bound_at "" && return 0 ;;  # other-branches (or a value only Python can refuse): a workflow anywhere
+	esac
+	vanished
+}
+
+run_vibegit() {
+	if [ -n "$VIBEGIT_PYTHON" ] && [ -x "$VIBEGIT_PYTHON" ]; then
+		"$VIBEGIT_PYTHON" -c '@BOOT@' "$hook" "$@"
+	elif command -v vibegit >/dev/null 2>&1; then
+		command vibegit hook "$hook" "$@"
+	else
+		echo "vibegit: $hook hook skipped: vibegit not found (${VIBEGIT_PYTHON:-no interpreter recorded}, none on PATH); reinstall it, or run 'vibegit uninstall'" >&2
+	fi
+}
+
+check() {  # the lock check's refusal (and any failure of it) stops git; other hooks never do
+	wanted "$@" || return 0
+	run_vibegit "$@"
+	rc=$?
+	case $hook:$rc in
+	*:0) return 0 ;;
+	pre-commit:*|reference-transaction:*|pre-push:1) exit 1 ;;  # the lock check fails closed; credentials in the pushed state
+	esac
+	echo "vibegit: $hook hook exited $rc; git goes on" >&2
+}
