@@ -161,7 +161,7 @@ def reset_clone(repo: Path, env: dict[str, str], url: Path, tip: str) -> None:
     sh(repo, "git", "update-ref", STATE, tip, env=env)
     for ref in ("refs/vibegit/remote/origin", "refs/remotes/origin/vibegit/state"):
         sh(repo, "git", "update-ref", "-d", ref, env=env)
-    (repo / ".git" / "vibegit" / "scanned").unlink(missing_ok=True)
+    (repo / ".git" / "vibegit.scanned").unlink(missing_ok=True)
 
 
 def first_sync(root: Path, env: dict[str, str], events: int, runs: int) -> tuple[Row, list[int]]:
@@ -263,7 +263,7 @@ def big_change(root: Path, env: dict[str, str], mib: int, runs: int) -> Row:
     snap = sh(repo, "git", "rev-parse", f"{STATE}:workflows/", env=env).strip()
     flow = sh(repo, "git", "ls-tree", "--name-only", snap, env=env).split()[0]
     snapshot = sh(repo, "git", "rev-parse", f"{STATE}:workflows/{flow}/snapshot", env=env).strip()
-    record = repo / ".git" / "vibegit" / "scanned"
+    record = repo / ".git" / "vibegit.scanned"
     before = load()
     ours, theirs = alternate(
         (lambda: record.unlink(missing_ok=True), lambda: wall(repo, env, *VIBEGIT, "secrets", "check")),

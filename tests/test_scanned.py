@@ -13,7 +13,7 @@ GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
 
 
 def record(laptop: Path) -> Path:
-    return Path(git(laptop, "rev-parse", "--git-common-dir")).resolve() / "vibegit" / "scanned"
+    return Path(git(laptop, "rev-parse", "--git-common-dir")).resolve() / "vibegit.scanned"
 
 
 def test_what_was_scanned_clean_is_recorded_and_a_hit_never_is(tmp_path: Path, m: Machines) -> None:
@@ -38,7 +38,6 @@ def test_a_damaged_or_forged_record_means_a_rescan(tmp_path: Path, m: Machines) 
     tree = git(laptop, "rev-parse", "vibegit/state^{tree}")
     blobs = git(laptop, "ls-tree", "-r", "--format=%(objectname)", tree).split()
     path = record(laptop)
-    path.parent.mkdir(exist_ok=True)
     damaged = [
         b"\0\xff garbage\n" + b"x" * 5000,
         "".join(f"{oid} 0123456789abcdef\n" for oid in blobs).encode(),  # wrong checks

@@ -2,7 +2,7 @@
 each blob and commit message is scanned once in its life (a push costs in
 proportion to what is new, not to the history's length).
 
-The record is ``<git common dir>/vibegit/scanned``, shared by the worktrees:
+The record is ``<git common dir>/vibegit.scanned``, shared by the worktrees:
 one line per object, ``<oid> <check>``, the check a hash of the object id and
 of the rules that read it (core/credentials.py as it is). Only objects with
 no hit at all are recorded: a hit is looked for again each time, as the
@@ -22,13 +22,13 @@ from pathlib import Path
 from vibegit.core import credentials
 from vibegit.infra import git
 
-NAME = "scanned"
+NAME = "vibegit.scanned"  # beside the store's lock, vibegit.lock
 MAX_BYTES = 64 << 20  # about a million objects; beyond it the record starts again
 _key: bytes | None = None
 
 
 def path(repo: git.Repo) -> Path:
-    return repo.common_dir / "vibegit" / NAME
+    return repo.common_dir / NAME
 
 
 def rules_key() -> bytes:
@@ -78,7 +78,6 @@ def add(repo: git.Repo, oids: Iterable[str]) -> None:
         return
     target = path(repo)
     try:
-        target.parent.mkdir(exist_ok=True)
         if target.is_file() and target.stat().st_size > MAX_BYTES:
             target.unlink()  # full: start again
         fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)

@@ -445,9 +445,8 @@ def _pack_now_and_then(repo: git.Repo) -> None:
     file are deltas of each other. ``--geometric`` rolls small packs into
     bigger ones, so their number stays logarithmic (git 2.32 and later; an
     older git leaves the objects loose, as before)."""
-    counter = repo.common_dir / "vibegit" / "unpacked"
+    counter = repo.common_dir / "vibegit.unpacked"
     try:
-        counter.parent.mkdir(exist_ok=True)
         fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         try:
             os.write(fd, b".")
