@@ -67,6 +67,27 @@ def run(
     return proc
 
 
+def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[str]:
+    """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
+    they come: a long output is never held whole. A failure is a GitError."""
+    proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout and proc.stderr
+    rest = b""
+    try:
+        while data := proc.stdout.read(piece):
+            *done, rest = (rest + data).split(b"\0")
+            yield from (field.decode(errors="surrogateescape") for field in done)
+        said = proc.stderr.read()
+    finally:
+        proc.stdout.close()
+        code = proc.wait()
+        proc.stderr.close()
+    if code:
+        raise GitError(f"git {' '.join(args[:3])} failed: {reason(subprocess.CompletedProcess(args, code, b'', said))}")
+    if rest:
+        yield rest.decode(errors="surrogateescape")
+
+
 def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
     """Git's own words for a failure: its fatal/error line, else its last line."""
     lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]

@@ -181,7 +181,8 @@ class _Commit(NamedTuple):
 def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
     """The commits pushing ``tip`` would publish, oldest first, each with what it
     changes against its first parent: one ``git log``, whatever the history's length."""
-    raw = repo.git(
+    tokens = git.fields(
+        repo,
         "log",
         "--raw",
         "-r",
@@ -200,19 +201,17 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
         "--not",
         *pushed,
         "--",
-    ).stdout.decode(errors="surrogateescape")
+    )
     commits: list[_Commit] = []
-    parts = raw.split("\0")
-    i = 0
-    while i < len(parts):
-        token = parts[i].lstrip("\n")
-        i += 1
+    for field in tokens:
+        token = field.lstrip("\n")
         if token.startswith("commit "):
             ids = token.split()[1:]
             commits.append(_Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False))
-        elif token.startswith(":") and commits and i < len(parts):
-            path = parts[i]
-            i += 1
+        elif token.startswith(":") and commits:
+            path = next(tokens, None)
+            if path is None:
+                break
             _, mode, _, oid, _ = token[1:].split(" ", 4)
             if set(oid) == {"0"} or mode == "160000":
                 continue
@@ -266,15 +265,16 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
+GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
 
 
 def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
-    """The hits in each of ``texts`` (key, text), a chunk of them scanned at
-    once (``credentials.none_in``) and one by one only when that finds something."""
+    """The hits in each of ``texts`` (key, text), ``GROUP`` characters of them
+    scanned at once (``credentials.none_in``), one by one only when that finds something."""
     group: dict[str, str] = {}
     size = 0
     for key, text in chain(texts, [("", "")]):  # an empty key: the end
-        if group and (not key or size + len(text) > credentials.CHUNK):
+        if group and (not key or size + len(text) > GROUP):
             clean = credentials.none_in(list(group.values()))
             yield from ((k, [] if clean else credentials.find(t)) for k, t in group.items())
             group, size = {}, 0
