@@ -178,9 +178,10 @@ class _Commit(NamedTuple):
     snapshots_changed: bool  # a snapshot tree it adds or changes
 
 
-def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
-    """The commits pushing ``tip`` would publish, oldest first, each with what it
-    changes against its first parent: one ``git log``, whatever the history's length."""
+def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commit]:
+    """The commits pushing ``tip`` would publish, oldest first (parents before
+    children), each with what it changes against its first parent: one
+    ``git log``, read as it comes, whatever the history's length."""
     tokens = git.fields(
         repo,
         "log",
@@ -202,13 +203,16 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
         *pushed,
         "--",
     )
-    commits: list[_Commit] = []
+    commit: _Commit | None = None
+    paths: dict[str, str] = {}  # one string per path: the same few paths recur in every commit
     for field in tokens:
         token = field.lstrip("\n")
         if token.startswith("commit "):
+            if commit is not None:
+                yield commit
             ids = token.split()[1:]
-            commits.append(_Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False))
-        elif token.startswith(":") and commits:
+            commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
+        elif token.startswith(":") and commit is not None:
             path = next(tokens, None)
             if path is None:
                 break
@@ -219,10 +223,11 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> list[_Commit]:
                 if path == "snapshot" or (
                     path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot")
                 ):
-                    commits[-1] = commits[-1]._replace(snapshots_changed=True)
+                    commit = commit._replace(snapshots_changed=True)
             elif not _in_snapshot(path):
-                commits[-1].state.append((oid, path))
-    return commits
+                commit.state.append((oid, paths.setdefault(path, path)))
+    if commit is not None:
+        yield commit
 
 
 def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
@@ -230,8 +235,9 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
     commit whose first parent is new too adds only what it changes; the others
     are read whole."""
     pushed = pushed_tips(repo, settings)
-    found = _new_commits(repo, tip, pushed)
-    if not found:
+    commits = _new_commits(repo, tip, pushed)
+    first = next(commits, None)
+    if first is None:
         return Scope([], [])
     from vibegit.infra import store  # the state model and formats: only when there is something to scan
 
@@ -241,11 +247,14 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
         have.update(oid for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
         for s in snaps:
             have.update(oid for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
-    new = {c.oid for c in found}
+    new: list[str] = []
+    known: set[str] = set()  # the new commits so far: a new parent comes before its children
     blobs: list[Blob] = []
     seen_snaps: set[str] = set()
-    for commit in found:
-        whole = commit.first_parent not in new
+    for commit in chain([first], commits):
+        new.append(commit.oid)
+        known.add(commit.oid)
+        whole = commit.first_parent not in known
         snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
         state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
         for oid, path in state:
@@ -261,11 +270,12 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
             for oid, path, added in _changes(repo, s.tree, base):
                 if oid not in have:
                     blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope([c.oid for c in found], blobs)
+    return Scope(new, blobs)
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
 GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
+_NO_HITS: list[credentials.Hit] = []  # shared, never changed: most texts hold nothing
 
 
 def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
@@ -276,7 +286,7 @@ def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[cred
     for key, text in chain(texts, [("", "")]):  # an empty key: the end
         if group and (not key or size + len(text) > GROUP):
             clean = credentials.none_in(list(group.values()))
-            yield from ((k, [] if clean else credentials.find(t)) for k, t in group.items())
+            yield from ((k, _NO_HITS if clean else credentials.find(t)) for k, t in group.items())
             group, size = {}, 0
         group[key] = text
         size += len(text) + 1
@@ -350,7 +360,7 @@ def scan(
         for h in in_messages.get(commit, []):
             if h.fingerprint not in allowed:
                 findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
-    scanned.add(repo, [oid for oid, hits in {**hits_in, **in_messages}.items() if hits == []])
+    scanned.add(repo, [oid for found in (hits_in, in_messages) for oid, hits in found.items() if hits == []])
     return findings
 
 
