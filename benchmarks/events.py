@@ -1,4 +1,4 @@
-"""Budgets of SPEC §11 for events: one CLI event against ``python -c pass``;
+"""Performance budgets for events: one CLI event against ``python -c pass``;
 an event and a read after 10,000 events against after 10; an event in a
 repository of 100,000 files with 1,000 dirty against a tiny one; and the
 state branch's bytes per event after ``git gc``.

@@ -1,4 +1,4 @@
-"""Budgets of SPEC §11 for the raw git hooks, measured in one run:
+"""Performance budgets for the raw git hooks, measured in one run:
 
 - ``git commit`` and ``git checkout`` with the raw hooks installed and no
   workflow active, against the same repository shape without hooks:

@@ -1,4 +1,4 @@
-"""Budget of SPEC §11: a checkpoint's snapshot costs at most 1.5 × ``git stash create``.
+"""Performance budget: a checkpoint's snapshot costs at most 1.5 × ``git stash create``.
 
 Builds a repository of a few thousand files with staged, unstaged and
 untracked work in a temporary directory, then times, on the same working

@@ -99,6 +99,59 @@ def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None =
 
 
 # A project README with rules under headings, and things that are not rules.
+# The Session Manager skill's own state files, as its document shows them (in Chinese).
+SKILL_SESSION = """\
+# 会话状态 - 每次操作都要更新
+session:
+  id: "sess_20250112_001"
+  created_at: "2025-01-12T10:00:00Z"
+  updated_at: "2025-01-12T10:30:00Z"
+mode:
+  type: "workflow"
+  workflow_name: "vibe-code"
+  phase: "E"
+  step: "4.3"
+workflow:
+  started_at: "2025-01-12T10:00:00Z"
+  current_task: "T-002"
+  total_tasks: 3
+  completed_tasks: 1
+  status: "running"
+context:
+  goal: "实现用户认证系统"
+  last_action: "完成了数据模型设计"
+  next_action: "实现API接口"
+  pending_questions: ["用哪个数据库？"]
+checkpoint:
+  file: "src/api/auth.ts"
+  line: 45
+  action: "implementing login function"
+"""
+
+SKILL_LOCK = """\
+locked: true
+workflow: "vibe-code"
+reason: "工作流执行中，需完成后才能切换"
+unlock_conditions:
+  - "所有TODO完成"
+  - "用户通过寸止确认"
+  - "用户主动解锁 /vibe-unlock"
+"""
+
+SKILL_KANBAN = """\
+# 看板
+
+## 待办
+- [ ] T-003: 实现登出
+
+## 进行中
+- [~] T-002: 实现登录API
+
+## 已完成
+- [x] T-001: 数据模型设计
+"""
+
+
 README = """\
 # demo
 

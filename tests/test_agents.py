@@ -1,5 +1,5 @@
 """Agent session hooks: the settings files each agent reads, and the JSON each
-agent really sends on stdin to the installed command (SPEC §8b).
+agent really sends on stdin to the installed command.
 
 The fixtures are the documented payloads: Claude Code's hooks reference
 (SessionStart, Stop), Codex's generated schemas (codex-rs/hooks/schema),

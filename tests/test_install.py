@@ -241,6 +241,27 @@ def test_install_outside_a_repository(tmp_path: Path, vg: VG) -> None:
     assert result.code == 2 and "not inside a git repository" in result.err
 
 
+def test_install_refuses_in_a_bare_repository(tmp_path: Path, vg: VG) -> None:
+    bare = tmp_path / "b.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    before = snapshot(bare / "hooks")
+    result = vg("install", cwd=bare)
+    assert result.code == 2 and "bare repository" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert snapshot(bare / "hooks") == before
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give the repository away")
+def test_a_repository_owned_by_another_user_gets_gits_safe_directory_advice(repo: Path, vg: VG) -> None:
+    for path in (repo, *repo.rglob("*")):
+        os.lchown(path, 65534, 65534)
+    for command in ("status", "install"):
+        result = vg(command)
+        assert result.code == 2, result.err
+        assert "owned by another user" in result.err and f"safe.directory {repo}" in result.err
+        assert "not inside a git repository" not in result.err
+
+
 @pytest.mark.parametrize("name", install.HOOK_NAMES)
 def test_every_shim_is_valid_posix_sh(name: str, tmp_path: Path) -> None:
     path = tmp_path / name

@@ -18,7 +18,9 @@ def knowledge(vg: VG) -> list[dict]:
 def test_learn_twice_on_an_unchanged_readme_adds_nothing(repo: Path, vg: VG) -> None:
     (repo / "README.md").write_text(README)
     first = vg("learn")
-    assert first.code == 0 and "learn: README.md +5 -0" in first.out
+    assert first.code == 0 and "learn: README.md +3 -0" in first.out
+    assert "+ M-001 Project: Use four spaces, never tabs. (README.md § Conventions)" in first.out  # shown
+    assert "Bump the version" not in first.out  # release steps are no rule
     entries = knowledge(vg)
     assert [(e["heading"], e["text"]) for e in entries][:2] == [
         ("Conventions", "Use four spaces, never tabs."),
@@ -40,32 +42,27 @@ def test_after_an_edit_the_entries_follow_the_new_text(repo: Path, vg: VG) -> No
         README.replace("- Type every function\n", "- Type every public function\n").replace("2) Tag it\n", "")
     )
     result = vg("learn")
-    assert result.code == 0 and "README.md +1 -2" in result.out
+    assert result.code == 0 and "README.md +1 -1" in result.out
     new = {e["text"]: e["id"] for e in knowledge(vg)}
-    assert set(new) == {
-        "Use four spaces, never tabs.",
-        "Type every public function",
-        "Keep commits small",
-        "Bump the version",
-    }
+    assert set(new) == {"Use four spaces, never tabs.", "Type every public function", "Keep commits small"}
     assert new["Keep commits small"] == old["Keep commits small"]  # unchanged items keep their ids
     assert new["Type every public function"] not in old.values()
 
-    (repo / "README.md").unlink()  # a deleted doc takes its rules with it
-    assert "README.md gone (-4)" in vg("learn").out
-    assert knowledge(vg) == []
+    (repo / "README.md").unlink()  # a doc missing here (another branch, a clone without it) takes nothing away
+    assert "Nothing new to learn" in vg("learn").out
+    assert set(e["text"] for e in knowledge(vg)) == set(new)
 
 
 def test_learn_keeps_hand_added_memory_and_the_other_docs(repo: Path, vg: VG) -> None:
     mirror = repo / MIRROR
     mirror.mkdir(parents=True)
     (mirror / "conventions.md").write_text("# Conventions\n- Snake case for files\n")
-    (repo / "CONTRIBUTING.md").write_text("## PRs\n- One change per PR\n")
+    (repo / "CONTRIBUTING.md").write_text("## PR rules\n- One change per PR\n")
     assert vg("memory", "add", "forbidden_action", "Never push to main").code == 0
     assert vg("learn").code == 0
     sources = {e["source"] for e in knowledge(vg)}
     assert sources == {"project_document/.ai_state/conventions.md", "CONTRIBUTING.md"}
-    (repo / "CONTRIBUTING.md").write_text("## PRs\n- Two reviewers\n")
+    (repo / "CONTRIBUTING.md").write_text("## PR rules\n- Two reviewers\n")
     assert vg("learn").code == 0
     texts = [e["text"] for e in json.loads(vg("memory", "list", "--json").out)]
     assert texts == ["Never push to main", "Snake case for files", "Two reviewers"]
@@ -75,7 +72,7 @@ def test_learn_keeps_hand_added_memory_and_the_other_docs(repo: Path, vg: VG) ->
 def test_watched_docs_setting_and_a_phase_exit_learns(repo: Path, vg: VG, tmp_path: Path) -> None:
     (repo / "docs").mkdir()
     (repo / "docs" / "rules.md").write_text("# Rules\n- Rule one\n")
-    (repo / "docs" / "more.md").write_text("# More\n- Rule two\n")
+    (repo / "docs" / "more.md").write_text("# More\n- Rule: two\n")
     git(repo, "config", "--add", "vibegit.learn.docs", "docs/rules.md")
     git(repo, "config", "--add", "vibegit.learn.docs", "docs/more.md, README.md")
     out = tmp_path / "learned.json"
@@ -90,7 +87,7 @@ def test_watched_docs_setting_and_a_phase_exit_learns(repo: Path, vg: VG, tmp_pa
     result = vg("phase", "P")
     assert result.code == 0
     assert event_count(repo) == events + 2  # the phase, then the learn
-    assert {e["text"] for e in knowledge(vg)} == {"Rule one", "Rule two"}
+    assert {e["text"] for e in knowledge(vg)} == {"Rule one", "Rule: two"}
     assert json.loads(out.read_text())["event"] == "learn"
     events = event_count(repo)
     assert vg("phase", "E").code == 0
@@ -111,12 +108,12 @@ def test_learn_reads_no_doc_outside_the_repository(repo: Path, vg: VG, tmp_path:
 
 
 def test_a_hostile_readme_teaches_text_not_terminal_controls(repo: Path, vg: VG) -> None:
-    (repo / "README.md").write_text("# \x1b]0;title\x07Rules\n\n- Keep \x1b[2Jcalm\u202e\n- ### Next step\n")
+    (repo / "README.md").write_text("# \x1b]0;title\x07 Rules\n\n- Keep \x1b[2Jcalm\u202e\n- ### Next step\n")
     assert vg("learn").code == 0
     entries = knowledge(vg)
     assert [(e["heading"], e["text"]) for e in entries] == [
-        ("]0;titleRules", "Keep [2Jcalm"),
-        ("]0;titleRules", "### Next step"),
+        ("]0;title Rules", "Keep [2Jcalm"),
+        ("]0;title Rules", "### Next step"),
     ]
     assert vg("start", "w", "--goal", "g").code == 0
     report = vg("status").out

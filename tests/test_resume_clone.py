@@ -1,4 +1,4 @@
-"""vibegit resume after a clone on another machine (SPEC §9), end to end:
+"""vibegit resume after a clone on another machine, end to end:
 a bare remote on disk, a "laptop" and a "desktop" clone, real git push,
 clone and the real pre-push hook."""
 
@@ -93,11 +93,13 @@ def test_resume_refuses_to_overwrite_a_differing_local_edit(tmp_path: Path, m: M
     result = m("desktop", desktop, "resume")
     assert result.code == 1
     assert "src/app.py" in result.err and "notes/untracked.md" in result.err and "--force" in result.err
+    assert "over from laptop" not in result.out + result.err  # a takeover is never announced before a refusal
     assert user_view(desktop) == before
     assert json.loads(m.ok("desktop", desktop, "status", "--json").out)["lock"]["host"] == "laptop"
 
     # Same content as the snapshot is not a conflict; --force saves the rest first.
     forced = m.ok("desktop", desktop, "resume", "--force")
+    assert "Took the workflow over from laptop" in forced.out
     assert (desktop / "src" / "app.py").read_bytes() == DIRTY["src/app.py"]
     assert (desktop / "notes" / "untracked.md").read_bytes() == DIRTY["notes/untracked.md"]
     [line] = [line for line in forced.out.splitlines() if line.startswith("Saved what stood in the way")]
@@ -211,3 +213,30 @@ def test_any_command_on_a_fresh_clone_continues_the_fetched_state(tmp_path: Path
     assert m("desktop", desktop, "init").code == 0
     roots = git(desktop, "rev-list", "--max-parents=0", "vibegit/state").split()
     assert roots == git(laptop, "rev-list", "--max-parents=0", "vibegit/state").split()
+
+
+def test_the_second_machine_is_protected_at_once(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    result = m.ok("desktop", desktop, "resume")
+    assert "installing vibegit's" in result.out and "reference-transaction: installed" in result.out
+    (desktop / "x.txt").write_text("x\n")
+    git(desktop, "add", "x.txt")
+    blocked = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=desktop, capture_output=True, text=True)
+    assert blocked.returncode != 0 and "vibe-code" in blocked.stderr
+
+
+def test_a_clone_with_other_hooks_is_told_what_to_run(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    theirs = desktop / ".git" / "hooks" / "post-checkout"
+    theirs.write_text("#!/bin/sh\nexit 0\n")
+    theirs.chmod(0o755)
+    result = m.ok("desktop", desktop, "resume")
+    assert "run 'vibegit install'" in result.err
+    assert theirs.read_text() == "#!/bin/sh\nexit 0\n"  # nothing of theirs touched

@@ -1,6 +1,6 @@
-"""Lifecycle hook commands (SPEC §5): configured locally, run with the event as
+"""Lifecycle hook commands: configured locally, run with the event as
 JSON on stdin and VIBEGIT_* variables, never from the state branch; the
-project's .vibegit/hooks.yaml only once the user trusts it (SPEC §10)."""
+project's .vibegit/hooks.yaml only once the user trusts it."""
 
 from __future__ import annotations
 
@@ -54,6 +54,8 @@ def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: 
         "VIBEGIT_TASK": "T-001",
         "VIBEGIT_COMMIT": state_tip,
         "VIBEGIT_STATUS": "running",
+        "VIBEGIT_FILE": "",
+        "VIBEGIT_LESSON": "",
         "VIBEGIT_HOOK_RUNNING": "1",
     }
     assert Path(event["cwd"]).resolve() == repo.resolve()
@@ -77,43 +79,63 @@ def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path, monk
         ("pause",),
         ("resume",),
         ("task", "done", "T-1"),
-        ("complete", "--yes"),
+        ("complete", "--yes", "--lesson", "Small steps"),
     ):
         assert vg(*args).code == 0, args
     assert vg("start", "w2", "--goal", "g").code == 0
     assert vg("fail", "it broke").code == 0
+    (repo / "README.md").write_text("# Rules\n- One\n- Two\n")
+    assert vg("learn").code == 0
     got = [(e["hook"], e["event"], e["env"]["VIBEGIT_PHASE"]) for e in seen(out)]
     assert got == [
         ("onInit", "start", "R1"),
+        ("onContextLoad", "start", "R1"),
+        ("onMemoryLoad", "start", "R1"),
         ("onPhaseEnter", "start", "R1"),
         ("onPhaseExit", "phase", "R1"),
         ("onPhaseEnter", "phase", "P"),
+        ("onTodoUpdate", "task-add", "P"),
         ("onTaskStart", "task-start", "P"),
+        ("onTodoUpdate", "task-start", "P"),
         ("onCheckpoint", "checkpoint", "P"),
         ("onPause", "pause", "P"),
         ("onCheckpoint", "pause", "P"),
         ("onResume", "resume", "P"),
+        ("onContextLoad", "resume", "P"),
+        ("onMemoryLoad", "resume", "P"),
         ("onTaskComplete", "task-done", "P"),
+        ("onTodoUpdate", "task-done", "P"),
         ("onComplete", "complete", "P"),
+        ("onLearn", "complete", "P"),
         ("onInit", "start", "R1"),
+        ("onContextLoad", "start", "R1"),
+        ("onMemoryLoad", "start", "R1"),
         ("onPhaseEnter", "start", "R1"),
         ("onError", "fail", "R1"),
+        ("onDocChange", "learn", ""),
+        ("onLearn", "learn", ""),
+        ("onLearn", "learn", ""),
     ]
-    assert seen(out)[2]["previous_phase"] == "R1"
+    assert {name for name, _, _ in got} | {"onBeforeComplete"} == set(userhooks.HOOK_NAMES)  # all sixteen
+    events = seen(out)
+    assert events[18]["lesson"] == "Small steps" and events[18]["env"]["VIBEGIT_LESSON"] == "Small steps"
+    assert events[24]["file"] == "README.md" and events[24]["env"]["VIBEGIT_FILE"] == "README.md"
+    assert [e["lesson"] for e in events[25:]] == ["One", "Two"]
+    assert events[4]["previous_phase"] == "R1"
 
 
 def test_a_failing_before_complete_keeps_the_workflow_running(repo: Path, vg: VG) -> None:
     git(repo, "config", "vibegit.hook.onBeforeComplete", "echo 'FAILED test_login'; exit 3")
     assert vg("start", "w", "--goal", "g").code == 0
     before = subjects(repo)
-    result = vg("complete", "--yes")
+    result = vg("complete", "--yes", "--no-tasks")
     assert result.code == 1
     assert "FAILED test_login" in result.err
     assert "onBeforeComplete" in result.err and "exit 3" in result.err and "keeps running" in result.err
     assert subjects(repo) == before
     assert json.loads(vg("status", "--json").out)["workflow"]["status"] == "running"
     git(repo, "config", "vibegit.hook.onBeforeComplete", "true")
-    assert vg("complete", "--yes").code == 0
+    assert vg("complete", "--yes", "--no-tasks").code == 0
 
 
 def test_another_failing_hook_is_reported_and_recorded_and_the_event_kept(repo: Path, vg: VG) -> None:
@@ -229,7 +251,7 @@ def test_an_untrusted_hooks_file_is_skipped_with_one_line(repo: Path, vg: VG, tm
     said = [line for line in result.err.splitlines() if "not trusted" in line]
     assert said == ["vibegit: " + userhooks.NOT_TRUSTED]
     assert "run 'vibegit trust' after reading it" in said[0]
-    assert "not trusted" not in vg("task", "add", "T-1", "x").err  # an event without hooks says nothing
+    assert "not trusted" not in vg("context", "--next", "x").err  # an event without hooks says nothing
 
 
 def test_trust_shows_the_commands_records_them_and_a_change_needs_trust_again(

@@ -14,16 +14,17 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from vibegit.core import lifecycle, report, workflows
+from vibegit.core import lifecycle, messages, report, workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git, hookfiles, machine, mirror, remote, snapshot, store, userhooks
-from vibegit.infra.formats import MEMORY, render_all
+from vibegit.infra.formats import SHARED_FILES, render_all
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,11 @@ def open_repo(cwd: Path | None = None) -> Context:
     """The repository around ``cwd`` and its settings: a lookup, nothing moves."""
     repo = git.find_repo(cwd)
     config = git.read_config(repo)
-    return Context(repo, config, settings(config))
+    conf = settings(config)
+    messages.use(conf.lang)  # the run's language: --lang (forced earlier) wins over vibegit.lang
+    if messages.forced():
+        conf = replace(conf, lang=messages.forced())
+    return Context(repo, config, conf)
 
 
 def enter(cwd: Path | None = None) -> Context:
@@ -97,7 +102,9 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         return fetched, f"vibegit: take the state of {name}", True
 
     if store.publish(repo, conf, take):
-        say(f"Took the workflow state from {source} ({fetched[:10]}).")
+        say(t("cmd.took_state", source=source, commit=fetched[:10]))
+        # The shared knowledge shows here at once; a problem with the mirror is said by the event that follows.
+        mirror.refresh(repo, conf, fetched, facts(ctx), lambda _problem: None)
 
 
 def facts(ctx: Context) -> Env:
@@ -139,6 +146,7 @@ def record(
     new: bool = False,
     announce: bool = True,
     run_hooks: bool = True,
+    adopting: bool = False,
 ) -> Written:
     """The pipeline every event goes through: the takeover guard, the store
     (one commit on the newest state, with the mirror's hand edits adopted),
@@ -147,6 +155,10 @@ def record(
 
     The event is for workflow ``workflow`` (an id), for a ``new`` one bound
     here, or, with neither, for what all workflows share (the memory)."""
+    said: list[str] = []  # an earlier set-up's files are imported (adopt), never written over silently
+    if not adopting and mirror.foreign(ctx.repo, ctx.settings) is not None:
+        listed = store.read_state(ctx.repo, ctx.settings).index
+        said = mirror.refuse_foreign(ctx.repo, ctx.settings, has_workflows=bool(listed))
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
     locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []
@@ -163,10 +175,7 @@ def record(
         if new:
             clash = workflows.mine_here(loaded.index, e)
             if clash is not None:
-                raise Refused(
-                    f"cannot start a workflow here: {clash.label()} runs {clash.where()}; finish it with "
-                    "'vibegit complete', or 'vibegit pause' / 'vibegit abort' first"
-                )
+                raise Refused(t("cmd.start_clash", label=clash.label(), where=clash.where()))
         current = store.flow(ctx.repo, cat, loaded, workflow) if workflow else loaded.fresh()
         notices: list[str] = []
         state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, current, notices)
@@ -178,9 +187,8 @@ def record(
         files = render_all(after)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
-            files = {k: v.decode("utf-8", errors="replace") for k, v in rest.items() if k != MEMORY} | (
-                {MEMORY: files[MEMORY]} if MEMORY in files else {}
-            )
+            shared = {k: v for k, v in files.items() if k in SHARED_FILES}
+            files = {k: v.decode("utf-8", errors="replace") for k, v in rest.items() if k not in SHARED_FILES} | shared
         written = Written(after, event, commit, state, shown.id if shown else "", files, notices)
         return commit, f"vibegit: {event.name}", written
 
@@ -188,7 +196,7 @@ def record(
         mirror.write(ctx.repo, ctx.settings, written.commit, written.shown, written.files, written.notices)
 
     written = store.publish(ctx.repo, ctx.settings, build, show)
-    for notice in written.notices:
+    for notice in [*said, *written.notices]:
         warn(notice)
     if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):
         warn(hooks.skipped)
@@ -211,7 +219,8 @@ def _run_hooks(ctx: Context, hooks: userhooks.Hooks, written: Written, e: Env) -
     data = userhooks.payload(
         written.state, event.name, event.summary, event.task, written.commit, e.head, ctx.repo, written.previous
     )
-    for outcome in userhooks.run(hooks, names, data, ctx.repo):
+    each = {"onDocChange": event.docs, "onLearn": event.lessons}
+    for outcome in userhooks.run(hooks, names, data, ctx.repo, each):
         if outcome.ok:
             warn(f"hook {outcome.hook.name} ok ({outcome.hook.command}, {outcome.seconds:.1f}s)")
             continue
@@ -254,11 +263,19 @@ def event(rule: Callable[..., tuple[State, Event]], *args: object, workflow: str
 
 
 def show_report(
-    ctx: Context, state: State, lang: str | None, head: str | None, others: list[workflows.Summary] | None = None
+    ctx: Context,
+    state: State,
+    lang: str | None,
+    head: str | None,
+    others: list[workflows.Summary] | None = None,
+    *,
+    compare: bool | None = None,
+    taken: str | None = None,
 ) -> None:
     """The report (in ``lang``, else the vibegit.lang setting), with where the
-    anchor and snapshot stand now and the other workflows of the repository."""
-    observed = snapshot.observe(ctx.repo, state)
+    anchor and snapshot stand now (``snapshot.observe``: ``compare``, and the
+    snapshot ``taken`` just now) and the other workflows of the repository."""
+    observed = snapshot.observe(ctx.repo, state, compare, taken)
     say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
 
 

@@ -10,6 +10,7 @@ from typing import Any, Optional
 import typer
 
 from vibegit import __version__
+from vibegit.core import messages
 from vibegit.core.settings import LANGS
 
 HELP = """Keep an AI coding agent's workflow state in git.
@@ -43,11 +44,11 @@ secrets_parser = typer.Typer(
 )
 parser.add_typer(secrets_parser, name="secrets")
 
-Lang = typer.Option(
-    None,
-    "--lang",
-    help="Report headings: en, or zh as in the skill document (default: git config vibegit.lang, else en).",
+LANG_HELP = (
+    "Language of the reports, the state files' headings and the lifecycle commands' messages: en, or zh as "
+    "the skills write it (default: git config vibegit.lang, else en)."
 )
+Lang = typer.Option(None, "--lang", help=LANG_HELP)
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")
 WorkflowName = typer.Option(
     None,
@@ -59,13 +60,20 @@ WorkflowName = typer.Option(
 
 
 def _lang(lang: Optional[str]) -> Optional[str]:
+    """A --lang value, checked; it becomes the language of this whole run."""
     if lang is not None and lang not in LANGS:
         raise typer.BadParameter(f"{lang!r}: use en or zh", param_hint="--lang")
+    if lang is not None:
+        messages.use(lang, force=True)
     return lang
 
 
 @parser.callback(invoke_without_command=True)
-def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+    lang: Optional[str] = Lang,
+) -> None:
+    _lang(lang)
     if version:
         print(f"vibegit {__version__}")
         raise typer.Exit(0)
@@ -77,6 +85,21 @@ def init() -> int:
     from vibegit.commands import workflow
 
     return workflow.init()
+
+
+@parser.command()
+def adopt() -> int:
+    """Import an earlier skill-based set-up: the state files in the mirror folder.
+
+    When project_document/.ai_state/ holds a session.yaml or workflow.lock
+    that vibegit did not write (the skills' own set-up, committed or not),
+    no other event writes there; adopt makes them a vibegit workflow bound
+    to this branch (phase, tasks, context, checkpoint, questions; the lock
+    taken here if it was running), merges its memory and knowledge docs, and
+    names the tracked files it then rewrites."""
+    from vibegit.commands import workflow as workflow_
+
+    return workflow_.adopt()
 
 
 @parser.command()
@@ -143,13 +166,24 @@ def context(
     last: Optional[str] = typer.Option(None, "--last", help="What was just done."),
     next_: Optional[str] = typer.Option(None, "--next", help="What comes next."),
     question: Optional[str] = typer.Option(None, "--question", help="Add an open (blocking) question."),
-    answer: Optional[int] = typer.Option(None, "--answer", metavar="N", help="Close open question N."),
+    answer: Optional[int] = typer.Option(
+        None,
+        "--answer",
+        metavar="N",
+        help="Answer open question N (its number never changes); --reply gives the answer.",
+    ),
+    reply: Optional[str] = typer.Option(
+        None, "--reply", metavar="TEXT", help="The answer to --answer N: kept with its question, learned on complete."
+    ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
-    """Record the last and next action, and open questions."""
+    """Record the last and next action, open questions and their answers.
+
+    Questions keep their number for good; an answered one is kept with its
+    answer in session.yaml, and `complete` remembers it as a decision."""
     from vibegit.commands import context as context_
 
-    return context_.context(last, next_, question, answer, workflow)
+    return context_.context(last, next_, question, answer, workflow, reply)
 
 
 @parser.command()
@@ -209,7 +243,9 @@ def resume(
     prints the command that brings it back. Nested repositories, .git,
     .vibegit/, agent settings and the mirror are never written. A workflow
     running on another host is taken over; that host's next event is
-    refused and says so. Resumes the workflow of this worktree's branch;
+    refused and says so, and the lock is enforced here at once (a clone
+    without git hooks gets vibegit's installed; other hooks there: it says
+    to run 'vibegit install'). Resumes the workflow of this worktree's branch;
     with several candidates it lists them and asks for --workflow, never
     picking one silently."""
     from vibegit.commands import resume as resume_
@@ -218,12 +254,23 @@ def resume(
 
 
 @parser.command()
-def status(as_json: bool = Json, lang: Optional[str] = Lang, workflow: Optional[str] = WorkflowName) -> int:
+def status(
+    as_json: bool = Json,
+    lang: Optional[str] = Lang,
+    workflow: Optional[str] = WorkflowName,
+    compare: bool = typer.Option(
+        False, "--compare", help="Compare the snapshot with the working tree even in a tree of over 5,000 files."
+    ),
+) -> int:
     """The recovery report of this worktree's workflow, or its state as JSON
-    (schema 2: with its id and the other workflows). (/vibe-state)"""
+    (schema 2: with its id and the other workflows). (/vibe-state)
+
+    The report says whether the checkpoint's snapshot matches the working
+    tree; that scans every file, so above 5,000 files in the index it is
+    done only with --compare."""
     from vibegit.commands import status as status_
 
-    return status_.status(as_json, _lang(lang), workflow)
+    return status_.status(as_json, _lang(lang), workflow, compare)
 
 
 @parser.command("list")
@@ -237,17 +284,29 @@ def list_workflows(as_json: bool = Json) -> int:
 @parser.command()
 def complete(
     yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history)."),
+    no_tasks: bool = typer.Option(
+        False, "--no-tasks", help="Complete a workflow that has no task at all (recorded in history)."
+    ),
+    lesson: Optional[list[str]] = typer.Option(
+        None, "--lesson", metavar="TEXT", help="What this workflow taught, remembered in memory (repeatable)."
+    ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
-    """Finish the workflow: every task done, no open question, a human confirms."""
+    """Finish the workflow: every task done, no open question, a human confirms.
+
+    Runs onBeforeComplete first; then prints the completion report (goal,
+    tasks, duration, phases, decisions, lessons), keeps it as completion.md in
+    the state, and remembers the lessons and the answered questions (as
+    decisions) in memory. A workflow without tasks needs --no-tasks."""
     from vibegit.commands import workflow as workflow_
 
-    return workflow_.complete(yes, workflow)
+    return workflow_.complete(yes, workflow, no_tasks=no_tasks, lessons=tuple(lesson or ()))
 
 
 @parser.command()
 def abort(
-    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question."), workflow: Optional[str] = WorkflowName
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history)."),
+    workflow: Optional[str] = WorkflowName,
 ) -> int:
     """End the workflow and release the lock; progress is kept. (/vibe-abort)"""
     from vibegit.commands import workflow as workflow_
@@ -318,11 +377,15 @@ def memory_remove(entry_id: str = typer.Argument(..., metavar="ID", help="An id 
 
 @parser.command()
 def learn() -> int:
-    """Remember the rules (bullet and numbered items) of the watched docs that changed.
+    """Remember the rules of the watched docs that changed, and show what was taken.
 
-    Docs: git config vibegit.learn.docs (several values or comma-separated);
-    default project_document/.ai_state/conventions.md, .../decisions.md,
-    README.md, CONTRIBUTING.md. Phase changes run it too.
+    Rules: every item of conventions.md and decisions.md (kept on the state
+    branch); in other docs, items under a heading that names rules
+    (Conventions, Rules, Decisions, Don'ts, 约定, 规范, 禁止 …), between
+    <!-- vibegit:rules --> markers, or starting with Rule:, Decision: ….
+    Docs: git config vibegit.learn (several values or comma-separated; "" or
+    false: off); default project_document/.ai_state/conventions.md,
+    .../decisions.md, README.md, CONTRIBUTING.md. Phase changes run it too.
     """
     from vibegit.commands import learn as learn_
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 
+from vibegit.core import messages
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 from vibegit.infra.git import close_readers, pin_repo_env
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    messages.reset()  # English until --lang or vibegit.lang says otherwise
     pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
     for stream in (sys.stdout, sys.stderr):  # a path that is not UTF-8 is shown escaped, never a crash
         reconfigure = getattr(stream, "reconfigure", None)

@@ -86,11 +86,19 @@ def test_task_rules() -> None:
 def test_context_questions_and_answers() -> None:
     state, _ = lifecycle.context(running(), ENV, "did a", "do b", "which db?", None)
     assert (state.context.last_action, state.context.next_action) == ("did a", "do b")
-    assert state.context.pending_questions == ("which db?",)
+    assert [(q.id, q.text) for q in state.context.pending_questions] == [(1, "which db?")]
+    state, _ = lifecycle.context(state, ENV, None, None, "which port?", None)
     with pytest.raises(BadInput, match="no such open question"):
-        lifecycle.context(state, ENV, None, None, None, 2)
-    state, event = lifecycle.context(state, ENV, None, None, None, 1)
-    assert state.context.pending_questions == () and event.summary == "answered #1"
+        lifecycle.context(state, ENV, None, None, None, 3)
+    with pytest.raises(BadInput, match="--reply"):
+        lifecycle.context(state, ENV, None, None, None, None, "pg")
+    state, event = lifecycle.context(state, ENV, None, None, None, 1, "postgres")
+    assert event.summary == "answered #1"
+    assert [(q.id, q.text) for q in state.context.pending_questions] == [(2, "which port?")]  # not renumbered
+    assert [(q.id, q.text, q.answer) for q in state.context.answered_questions] == [(1, "which db?", "postgres")]
+    state, _ = lifecycle.context(state, ENV, None, None, None, 2, "5432")
+    state, event = lifecycle.context(state, ENV, None, None, "a third?", None)
+    assert event.summary == "question #3"  # ids are never given again
     with pytest.raises(BadInput, match="at least one"):
         lifecycle.context(state, ENV, None, None, None, None)
 
@@ -189,10 +197,12 @@ def test_learn_replaces_what_a_doc_taught_and_keeps_unchanged_ids() -> None:
     state, event = lifecycle.learn(state, ENV, (second,))
     assert [(e.id, e.text) for e in state.memory.entries] == [("M-002", "Use UTC"), ("M-003", "Tabs, not spaces")]
     assert event.summary == "README.md +1 -1"
+    assert event.docs == ("README.md",) and event.lessons == ("Tabs, not spaces",)
     with pytest.raises(lifecycle.NothingNew):
         lifecycle.learn(state, ENV, (second,))
-    gone, event = lifecycle.learn(state, ENV, (DocChange("README.md", None, ()),))
-    assert gone.memory.entries == () and gone.memory.learned == {} and event.summary == "README.md gone (-2)"
+    third = DocChange("README.md", "3" * 40, (Item("Rules", "Use UTC"), Item("Rules", "Log in JSON")))
+    state, _ = lifecycle.learn(state, ENV, (third,))
+    assert [e.id for e in state.memory.entries] == ["M-002", "M-004"]  # M-003 was given once: never again
 
 
 def test_agent_session_records_only_a_new_session() -> None:

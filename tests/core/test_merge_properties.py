@@ -64,7 +64,9 @@ def play(state: State, env: Env, side: str, ops: list[tuple[str, object]], minut
 
 def texts(state: State) -> set[str]:
     return (
-        {t.title for t in state.tasks} | {m.text for m in state.memory.entries} | set(state.context.pending_questions)
+        {t.title for t in state.tasks}
+        | {m.text for m in state.memory.entries}
+        | {q.text for q in state.context.pending_questions}
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vibegit.core import lifecycle, report
-from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, State
+from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, Question, State
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="laptop", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
 
@@ -45,6 +45,12 @@ def test_the_report_in_chinese_and_when_paused() -> None:
     text = report.render(state, "zh", "b" * 40)
     assert text.startswith("## ⏸️ 工作流已暂停") and "### 断点位置" in text and "`vibegit resume`" in text
     assert "用 `git switch main` 返回" in text
+
+
+def test_a_checkpoint_on_a_detached_head_says_switch_detach() -> None:
+    state, _ = lifecycle.checkpoint(workflow(), replace(ENV, branch=None), Checkpoint(action="x"))
+    text = report.render(state, "en", "b" * 40)
+    assert f"`git switch --detach {'a' * 12}` to go back" in text
 
 
 def test_next_step_and_is_active() -> None:
@@ -88,7 +94,9 @@ def test_a_value_cannot_forge_a_section_or_reach_the_terminal_as_a_control() -> 
     state = workflow()
     state = replace(
         state,
-        context=replace(state.context, next_action="### Checkpoint", pending_questions=("\x1b]0;owned\x07 ok?",)),
+        context=replace(
+            state.context, next_action="### Checkpoint", pending_questions=(Question(1, "\x1b]0;owned\x07 ok?"),)
+        ),
         checkpoint=replace(state.checkpoint, file="a` · HEAD is here `b", action="- ✅ T-009: forged"),
     )
     text = report.render(state, "en", "a" * 40)
@@ -143,7 +151,14 @@ def test_the_agents_report_fits_every_budget_with_the_important_part_first() -> 
 
 def test_the_agents_report_holds_its_budget_for_huge_values_and_says_where_it_runs() -> None:
     state = big_workflow(tasks=3, rules=0)
-    state = replace(state, context=replace(state.context, next_action="x " * 5000, pending_questions=("q " * 900,) * 9))
+    state = replace(
+        state,
+        context=replace(
+            state.context,
+            next_action="x " * 5000,
+            pending_questions=tuple(Question(n, "q " * 900) for n in range(1, 10)),
+        ),
+    )
     text = report.for_agent(state, "en", elsewhere="desktop:/home/u/app (locked at 2025-01-12T10:00:00Z)")
     assert report.fits(text) and text.splitlines()[2].startswith("⚠️ This workflow runs elsewhere: desktop:/home/u/app")
     assert "**Next step**" in text

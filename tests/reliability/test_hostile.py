@@ -1,5 +1,5 @@
 """A hostile state branch and hostile project files, run through every command
-that reads them (SPEC §10; issue 10).
+that reads them (issue 10).
 
 Each case starts from a copy of one template: a bare remote, and a fresh
 clone of it (the victim) that fetched a state branch with a running

@@ -75,7 +75,7 @@ def contents(repo: Path) -> set[str]:
     loaded = store.load(r, cat, read_settings({}))
     found = {m.text for m in loaded.memory.entries}
     for flow in store.flows(r, cat, loaded):
-        found |= {t.title for t in flow.state.tasks} | set(flow.state.context.pending_questions)
+        found |= {t.title for t in flow.state.tasks} | {q.text for q in flow.state.context.pending_questions}
     return found
 
 

@@ -44,5 +44,5 @@ def pause(action: str | None, lang: str | None, no_snapshot: bool = False, workf
     point, trees = _snapshot(ctx, worktree.anchor(ctx.repo.toplevel, None, None, action), no_snapshot)
     rule = lambda s: lifecycle.pause(s, e, _keep_position(s, point))  # noqa: E731
     written = app.record(ctx, rule, e, trees, workflow=target.id if target else None)
-    app.show_report(ctx, written.state, lang, e.head)
+    app.show_report(ctx, written.state, lang, e.head, taken=trees[store.SNAPSHOT])  # no second scan
     return OK

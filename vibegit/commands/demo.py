@@ -22,6 +22,11 @@ APP = '''def login(user, password):
 '''
 
 
+def colour_wanted() -> bool:
+    """Colours only on a terminal, and never with NO_COLOR set (https://no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
 class Player:
     def __init__(self, root: Path) -> None:
         config = root / "gitconfig"
@@ -35,13 +40,17 @@ class Player:
             "GIT_COMMITTER_NAME": "Demo User",
             "GIT_COMMITTER_EMAIL": "demo@example.com",
         }
+        self.colour = colour_wanted()
+
+    def paint(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.colour else text
 
     def title(self, text: str) -> None:
-        print(f"\n\033[1m━━ {text}\033[0m", flush=True)
+        print("\n" + self.paint("1", f"━━ {text}"), flush=True)
 
     def run(self, cwd: Path, *args: str, host: str = "laptop", show: bool = True, ok: tuple[int, ...] = (0,)) -> str:
         if show:
-            print(f"\033[36m{cwd.name}$ {' '.join(shlex.quote(a) for a in args)}\033[0m", flush=True)
+            print(self.paint("36", f"{cwd.name}$ {' '.join(shlex.quote(a) for a in args)}"), flush=True)
         env = {**self.env, "VIBEGIT_HOST": host}
         if args[0] == "git":
             proc = git.run(list(args[1:]), cwd=cwd, env=env, check=False)

@@ -16,6 +16,7 @@ def install(
 ) -> int:
     if check:
         return check_agents(agents, scope, mcp)
+    git.find_repo()  # a working tree: a bare repository has no commits to guard nor worktree to report to
     return _both(hooks, agents, scope, mcp, installing=True)
 
 

@@ -1,47 +1,71 @@
-"""``learn``: rules from project docs (SPEC §5; the Lifecycle skill's watchDocs).
+"""``learn``: rules from project docs (the Lifecycle skill's watchDocs).
 
-The watched docs are read from the working tree. A doc whose blob id differs
-from the one remembered in ``memory.yaml`` is learned again: its bullet and
-numbered items become ``project_knowledge`` entries (with the doc and the
-heading above them), replacing what that doc taught before. Items whose text
-and heading did not change keep their ids.
+The watched docs are ``git config vibegit.learn`` (off when "" or false).
+``conventions.md`` and ``decisions.md`` of the mirror folder are state: read
+from the state branch (the mirror's edits adopted into it first), so every
+machine learns the same. The other docs are read from the working tree. A
+doc whose blob id differs from the one remembered in ``memory.yaml`` is
+learned again: its rules (core/learn.py says which items are) replace what
+it taught before; rules that did not change keep their ids. What was taken
+is shown.
 """
 
 from __future__ import annotations
 
 from vibegit import app
-from vibegit.core import lifecycle
-from vibegit.core.model import MemoryCategory
+from vibegit.core import lifecycle, report
+from vibegit.core.messages import t
+from vibegit.core.model import MemoryEntry, Result, State
+from vibegit.core.text import clean
 from vibegit.errors import OK, VibegitError
-from vibegit.infra import store, worktree
+from vibegit.infra import mirror, store, worktree
+
+MAX_SHOWN = 20
 
 
 def learn(quiet: bool = False) -> int:
     """``vibegit learn``; ``quiet`` (phase exits) says nothing when nothing changed."""
     ctx = app.enter()
+    mirror_dir = ctx.settings.mirror_dir
+    docs = worktree.learn_setting(ctx.repo, mirror_dir)
+    if docs is None:
+        if not quiet:
+            app.say(t("learn.off"))
+        return OK
     state = store.read_state(ctx.repo, ctx.settings).fresh().state
     notices: list[str] = []
-    changes = worktree.changed_docs(ctx.repo, state, notices)
+    tracked = worktree.changed_docs(ctx.repo, state, docs, mirror_dir, notices)
     for notice in notices:
         app.warn(notice)
-    if not changes:
+    seen = mirror.knowledge_on_disk(ctx.repo, ctx.settings, state)  # the mirror's docs, as the event will adopt them
+    if not tracked and not worktree.knowledge_changes(ctx.repo, seen, docs, mirror_dir):
         if not quiet:
-            docs = worktree.watched_docs(ctx.repo)
             present = sum((ctx.repo.toplevel / d).is_file() for d in docs)
-            app.say(
-                f"Nothing new to learn: {present} of {len(docs)} watched docs present, none changed "
-                "since the last learn."
-            )
+            app.say(t("learn.nothing", present=present, total=len(docs)))
         return OK
     e = app.facts(ctx)
+
+    def rule(s: State) -> Result:
+        changes = tracked + worktree.knowledge_changes(ctx.repo, s, docs, mirror_dir)
+        return lifecycle.learn(s, e, changes)
+
     try:
-        written = app.record(ctx, lambda s: lifecycle.learn(s, e, changes), e)
+        written = app.record(ctx, rule, e)
     except lifecycle.NothingNew:
         return OK
-    if not quiet:
-        knowledge = [x for x in written.state.memory.entries if x.category is MemoryCategory.PROJECT_KNOWLEDGE]
-        app.say(f"{len(knowledge)} project notes remembered; see 'vibegit memory list'.")
+    before = {x.id for x in written.previous.memory.entries}
+    taken = [x for x in written.state.memory.entries if x.source in written.event.docs and x.id not in before]
+    show_taken(taken)
     return OK
+
+
+def show_taken(taken: list[MemoryEntry]) -> None:
+    """Each rule just learned, with its kind and where it came from (the first ones)."""
+    for entry in taken[:MAX_SHOWN]:
+        app.say(f"  + {entry.id} {report.category_label(entry.category)}: {clean(entry.text)}{report.origin(entry)}")
+    if len(taken) > MAX_SHOWN:
+        app.say(t("learn.more", n=len(taken) - MAX_SHOWN))
+    app.say(t("learn.see_list"))
 
 
 def after_phase() -> None:
@@ -50,4 +74,4 @@ def after_phase() -> None:
     try:
         learn(quiet=True)
     except (VibegitError, OSError) as err:
-        app.warn(f"the phase is recorded, but learning from the docs failed: {err}")
+        app.warn(t("learn.after_phase_failed", error=err))

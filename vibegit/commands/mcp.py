@@ -124,10 +124,12 @@ def build() -> Any:
         next: str | None = None,
         question: str | None = None,
         answer: int | None = None,
+        reply: str | None = None,
         workflow_id: str | None = None,
     ) -> str:
-        """Record the last and the next action, an open question for the user, or that question N was answered."""
-        return _run(lambda: context_.context(last, next, question, answer, workflow_id))
+        """Record the last and the next action, an open question for the user, or the user's reply to question N
+        (kept with its question; questions keep their numbers)."""
+        return _run(lambda: context_.context(last, next, question, answer, workflow_id, reply))
 
     @server.tool()
     def checkpoint(

@@ -1,4 +1,4 @@
-"""The ``vibegit memory`` commands (SPEC §2, §5): rules and facts that
+"""The ``vibegit memory`` commands: rules and facts that
 outlive a workflow, in ``memory.yaml`` on the state branch, ids like M-001."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import json
 
 from vibegit import app
 from vibegit.core import lifecycle, report
+from vibegit.core.messages import t
 from vibegit.core.model import MemoryCategory
 from vibegit.core.schema import entry_dict
 from vibegit.core.text import MAX_TEXT, check_text, clean
@@ -20,7 +21,7 @@ def add(category_name: str, text: str) -> int:
     memory = store.read_state(ctx.repo, ctx.settings).memory
     same = lifecycle.remembered_as(memory, cat, check_text(text, "memory text", max_len=MAX_TEXT))
     if same is not None:  # asking twice is not an error, and not a new event
-        app.say(f"Already remembered as {same.id}: {clean(same.text)}")
+        app.say(t("cmd.already_remembered", id=same.id, text=clean(same.text)))
         return OK
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.memory_add(s, e, cat, text), e)
@@ -41,12 +42,9 @@ def list_(as_json: bool) -> int:
         app.say(json.dumps([entry_dict(e) for e in entries], ensure_ascii=False, indent=2))
         return OK
     if not entries:
-        app.say(
-            "Nothing remembered yet. Add with 'vibegit memory add CATEGORY TEXT' "
-            f"({', '.join(lifecycle.CATEGORIES)}), or learn from the docs with 'vibegit learn'."
-        )
+        app.say(t("cmd.nothing_remembered", categories=", ".join(lifecycle.CATEGORIES)))
         return OK
     order = list(MemoryCategory)
     for entry in sorted(entries, key=lambda x: order.index(x.category)):
-        app.say(f"{entry.id}  {report.TEXT['en'][entry.category]:<10}  {clean(entry.text)}{report.origin(entry)}")
+        app.say(f"{entry.id}  {report.category_label(entry.category):<10}  {clean(entry.text)}{report.origin(entry)}")
     return OK

@@ -5,16 +5,18 @@ checkpoint's uncommitted work where that loses nothing."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 
 from vibegit import app
-from vibegit.core import credentials, lifecycle, workflows
+from vibegit.core import credentials, lifecycle, report, workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean, shown
-from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import git, remote, snapshot, store
+from vibegit.errors import OK, BadInput, Refused, VibegitError
+from vibegit.infra import git, hookfiles, remote, snapshot, store
 
 Say = Callable[[str], None]
 
@@ -40,7 +42,7 @@ def resume(
     state = current.state
     lock = state.lock
     if state.workflow.status is Status.RUNNING and lock and (lock.host, lock.worktree) == (e.host, e.worktree):
-        app.say("The workflow is already running here; nothing to resume.")
+        app.say(t("cmd.running_here"))
         app.show_report(ctx, state, lang, e.head)
         return OK
     lifecycle.resume(state, e)  # refuse before any file is touched
@@ -50,8 +52,29 @@ def resume(
     )
     e = app.facts(ctx)  # --checkout may have moved HEAD
     written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
+    if lock is not None and lock.host and lock.host != e.host:  # said once it happened, never before a refusal
+        app.say(t("cmd.took_over", host=lock.host))
+        protect(ctx.repo)
     app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK
+
+
+def protect(repo: git.Repo) -> None:
+    """The second machine is protected at once: a lock taken over from another
+    host is enforced here only by vibegit's git hooks. None here (a fresh
+    clone): they are installed, saying so. Hooks of another tool in their
+    place: nothing is touched, and the command to run is said."""
+    where = hookfiles.place(repo.toplevel)
+    if hookfiles.LOCK_HOOK in hookfiles.installed(where) and hookfiles.lock_check_problem(where) is None:
+        return
+    if any(os.path.lexists(where.hooks / name) for name in hookfiles.DEFAULT_HOOKS):
+        app.warn(t("cmd.hooks_missing"))
+        return
+    app.say(t("cmd.installing_hooks"))
+    try:
+        hookfiles.install(cwd=repo.toplevel)
+    except VibegitError as err:  # the resume is recorded; only the protection is missing
+        app.warn(t("cmd.hooks_failed", error=err))
 
 
 def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
@@ -90,12 +113,6 @@ def go_to_checkpoint(
 ) -> None:
     """Before resume takes the lock: the checkpoint's commit, HEAD, the snapshot
     (``snapshot_tree``: the snapshot/ tree stored beside the checkpoint)."""
-    lock = state.lock
-    if lock is not None and lock.host and lock.host != e.host:
-        say(
-            f"Taking the workflow over from {lock.host}; 'vibegit sync' (or a git push with vibegit's hooks "
-            f"installed) lets {lock.host} know."
-        )
     k = state.checkpoint
     if k is None:
         return
@@ -110,16 +127,22 @@ def go_to_checkpoint(
             )
             commit = None
         else:
-            say(f"Fetched the checkpoint's commit {commit[:12]} from {name}.")
+            say(t("cmd.fetched_commit", commit=commit[:12], remote=name))
     if commit and e.head != commit:
         if checkout:
             _switch(repo, commit, k.branch, say)
         else:
             where = f"on {k.branch}" if k.branch else "on a detached HEAD"
-            go = f"git switch {k.branch}" if k.branch else f"git switch --detach {commit[:12]}"
+            go = report.switch_command(k.branch, commit)
             say(
-                f"HEAD is at {(e.head or 'nothing')[:12]} ({e.branch or 'detached'}); the checkpoint is at "
-                f"{commit[:12]} {where}: 'vibegit resume --checkout' or '{go}' goes there."
+                t(
+                    "cmd.head_elsewhere",
+                    head=(e.head or t("report.none"))[:12],
+                    branch=e.branch or t("report.detached"),
+                    commit=commit[:12],
+                    where=where,
+                    go=go,
+                )
             )
     if k.snapshot:
         _restore(repo, settings, state, e, k.snapshot, snapshot_tree, commit, force, say)
@@ -193,9 +216,6 @@ def _restore(
         )
     snapshot.apply(repo, p, snap, sorted(writes), sorted(deletes), remove)
     if writes or deletes:
-        say(
-            f"Restored the checkpoint's uncommitted work ({snap[:10]}): {len(writes)} path(s) written, "
-            f"{len(deletes)} deleted, {p.in_sync} already as in it. They are left unstaged."
-        )
+        say(t("cmd.restored", snap=snap[:10], written=len(writes), deleted=len(deletes), same=p.in_sync))
     elif p.in_sync:
-        say(f"The working tree already holds the checkpoint's uncommitted work ({snap[:10]}).")
+        say(t("cmd.already_restored", snap=snap[:10]))

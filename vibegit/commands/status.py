@@ -6,13 +6,16 @@ import json
 
 from vibegit import app
 from vibegit.core import report, workflows
+from vibegit.core.messages import t
+from vibegit.core.model import Status
 from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput
-from vibegit.infra import git, store
+from vibegit.infra import git, mirror, store
 
 
-def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
-    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others."""
+def status(as_json: bool, lang: str | None, workflow: str | None = None, compare: bool = False) -> int:
+    """This worktree's workflow (or ``--workflow``'s): the report, or JSON; one line names the others.
+    The snapshot is compared with the working tree in a small tree, or with ``compare``."""
     ctx = app.enter()
     e = app.facts(ctx)
     loaded = store.read_state(ctx.repo, ctx.settings)
@@ -29,13 +32,19 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None) -> int:
         app.say(json.dumps(report.as_json(state, rest), ensure_ascii=False, indent=2))
         return OK
     if not report.is_active(state):
+        found = mirror.foreign(ctx.repo, ctx.settings)
+        if found is not None and not loaded.index:
+            app.say(t("cmd.adopt_hint", what=found.describe(ctx.settings)))
         name = state.mode.workflow_name
-        last = f" (last here: {name!r}, {state.workflow.status.value})" if name else ""
-        app.say(f"No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        w = state.workflow
+        if w.status is Status.FAILED:
+            app.say(t("status.failed_line", name=name, at=w.ended_at or "?", error=clean(w.error or "?")))
+        last = t("status.last_here", name=name, status=t(f"status.{w.status.value}")) if name else ""
+        app.say(t("status.none_active", last=last))
         if rest:
-            app.say(f"Running elsewhere: {workflows.others_line(rest)}")
+            app.say(t("cmd.running_elsewhere", others=workflows.others_line(rest)))
         return OK
-    app.show_report(ctx, state, lang, e.head, rest)
+    app.show_report(ctx, state, lang, e.head, rest, compare=compare or None)
     return OK
 
 
@@ -47,7 +56,7 @@ def list_(as_json: bool) -> int:
         app.say(json.dumps([s.as_dict() for s in listed], ensure_ascii=False, indent=2))
         return OK
     if not listed:
-        app.say("No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.")
+        app.say(t("cmd.no_workflows"))
         return OK
     here = workflows.shown_here(tuple(listed), app.facts(ctx))
     rows = [("", "ID", "NAME", "STATUS", "WHERE", "PHASE", "TASKS", "HELD BY", "LAST EVENT")]
@@ -60,7 +69,7 @@ def list_(as_json: bool) -> int:
     for row in rows:
         app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
     if here is not None:
-        app.say("* this worktree's workflow")
+        app.say(t("cmd.this_worktree"))
     return OK
 
 
@@ -77,7 +86,7 @@ def log(count: int, as_json: bool, workflow: str | None = None, every: bool = Fa
         app.say(json.dumps(entries, ensure_ascii=False, indent=2))
         return OK
     if not entries:
-        app.say("No events yet.")
+        app.say(t("cmd.no_events"))
     for entry in entries:
         app.say(f"{entry['commit'][:10]}  {entry['date']}  {entry['subject']}")
     return OK

@@ -1,4 +1,4 @@
-"""``sync``: the state branch meets its remote copy (SPEC §9).
+"""``sync``: the state branch meets its remote copy.
 
 Fetch the remote's state branch, then fast-forward, or merge when both
 sides moved (a merge commit with both parents; rules in core/merge.py),
@@ -14,12 +14,13 @@ from dataclasses import replace
 
 from vibegit import app
 from vibegit.core import lifecycle, merge, workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Refused
 from vibegit.infra import git, mirror, remote, secretscan, store
-from vibegit.infra.formats import render_all, render_memory
+from vibegit.infra.formats import render_all, render_shared
 
 TRIES = 3
 Say = Callable[[str], None]
@@ -90,7 +91,7 @@ def _merge(
 
     rest = merge.merge_files(extra(b), extra(o), extra(t), theirs_newer, name, decisions)
     decisions[:] = [clean(d) for d in decisions]  # names and values from the remote: printed and in trailers
-    tree = store.assemble(repo, cat, o, changed, listed, render_memory(memory) if memory else None, rest)
+    tree = store.assemble(repo, cat, o, changed, listed, render_shared(memory), rest)
     merged_state, event = lifecycle.merged(State(memory=memory), name, decisions)
     return store.commit(repo, config, e, tree, [ours, theirs], event, merged_state), decisions
 
@@ -104,7 +105,7 @@ def integrate(
 ) -> str | None:
     """Bring the fetched tip into the local branch; the new local tip."""
     if theirs is None:
-        say(f"{name} has no {settings.state_branch} yet.")
+        say(t("sync.none_there", remote=name, branch=settings.state_branch))
         return git.commit_of(repo, settings.state_ref)
     news: list[str] = []
 
@@ -112,22 +113,19 @@ def integrate(
         news.clear()
         if ours is None:
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
-            news.append(f"Took {settings.state_branch} from {name} ({theirs[:10]}).")
+            news.append(t("sync.took", branch=settings.state_branch, remote=name, commit=theirs[:10]))
             return theirs, f"vibegit: take the state of {name}", theirs
         if ours == theirs or git.is_ancestor(repo, theirs, ours):
             return None, "", ours
         if git.is_ancestor(repo, ours, theirs):
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             count = git.count(repo, f"{ours}..{theirs}")
-            news.append(f"Fast-forwarded {settings.state_branch} by {count} event(s) from {name}.")
+            news.append(t("sync.fast_forward", branch=settings.state_branch, n=count, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", theirs
         commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name)
         mine, other = git.count(repo, f"{theirs}..{ours}"), git.count(repo, f"{ours}..{theirs}")
-        news.append(
-            f"Merged: {mine} event(s) here and {other} on {name} had diverged; both histories are kept "
-            f"(merge {commit[:10]}). Decided:"
-        )
-        news.extend(f"  - {d}" for d in decisions or ["nothing conflicted"])
+        news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
+        news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", commit
 
     tip = store.publish(repo, settings, build)
@@ -164,7 +162,7 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
 
     store.publish(repo, settings, build)
     if not done:
-        say("Nothing to redact.")
+        say(t("sync.nothing_to_redact"))
         return False
     commit = git.commit_of(repo, settings.state_ref) or ""
     mirror.refresh(repo, settings, commit, e, say, force=True)
@@ -189,7 +187,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
         theirs = remote.fetch(repo, settings, name)
         tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
         if tip is None:
-            app.say(f"No workflow state here nor on {name}; nothing to sync.")
+            app.say(t("sync.nothing", remote=name))
             return OK
         if do_redact:
             redact(repo, settings, ctx.config, e, app.say)
@@ -199,10 +197,10 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             raise Refused(secretscan.refusal(findings, settings))
         tip = git.commit_of(repo, settings.state_ref)
         if tip == theirs:
-            app.say(f"{settings.state_branch} is up to date with {name} ({(tip or '')[:10]}).")
+            app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=(tip or "")[:10]))
             return OK
         if remote.push(repo, settings, name, verify):
-            app.say(f"Pushed {settings.state_branch} to {name} ({(tip or '')[:10]}).")
+            app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=(tip or "")[:10]))
             return OK
-        app.say(f"{name} moved on while syncing; fetching again.")
-    raise Refused(f"{name}'s {settings.state_branch} kept moving; run 'vibegit sync' again")
+        app.say(t("sync.moved_on", remote=name))
+    raise Refused(t("sync.kept_moving", remote=name, branch=settings.state_branch))

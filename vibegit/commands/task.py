@@ -6,6 +6,7 @@ import json
 
 from vibegit import app
 from vibegit.core import lifecycle, report
+from vibegit.core.messages import t
 from vibegit.core.text import clean
 from vibegit.errors import OK
 
@@ -23,7 +24,7 @@ def start(task_id: str, workflow: str | None = None) -> int:
 def done(task_id: str, workflow: str | None = None) -> int:
     written = app.event(lifecycle.task_done, task_id, workflow=workflow)
     st = written.state
-    app.say(f"{st.completed_tasks}/{st.total_tasks} tasks done.")
+    app.say(t("cmd.tasks_done", done=st.completed_tasks, total=st.total_tasks))
     return OK
 
 
@@ -34,7 +35,7 @@ def list_(as_json: bool, workflow: str | None = None) -> int:
         app.say(json.dumps(report.as_json(state)["tasks"], ensure_ascii=False, indent=2))
         return OK
     if not state.tasks:
-        app.say("No tasks.")
+        app.say(t("cmd.no_tasks"))
     for task in state.tasks:
-        app.say(f"{report.ICON[task.status]} {task.id}  {task.status.value:<5}  {clean(task.title)}")
+        app.say(f"{report.ICON[task.status]} {task.id}  {t('task.' + task.status.value):<5}  {clean(task.title)}")
     return OK

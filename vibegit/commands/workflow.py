@@ -5,21 +5,68 @@ from __future__ import annotations
 import sys
 
 from vibegit import app
-from vibegit.core import lifecycle
-from vibegit.core.model import ACTIVE, Phase
+from vibegit.core import lifecycle, report
+from vibegit.core.messages import t
+from vibegit.core.model import ACTIVE, Phase, Result, State
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import git, store, userhooks
+from vibegit.infra import git, mirror, store, userhooks
 
 
 def init() -> int:
     ctx = app.enter()
     loaded = store.read_state(ctx.repo, ctx.settings)
     if loaded.head is not None:
-        app.say(f"vibegit is already set up here ({ctx.settings.state_branch} at {loaded.head[:10]}).")
+        app.say(t("cmd.already_set_up", branch=ctx.settings.state_branch, head=loaded.head[:10]))
         return OK
     e = app.facts(ctx)
     app.record(ctx, lambda s: lifecycle.init(s, e), e)
-    app.say("Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.")
+    app.say(t("cmd.init_next"))
+    return OK
+
+
+def adopt() -> int:
+    """``vibegit adopt``: an earlier skill-based set-up's state files in the
+    mirror become a vibegit workflow (one event, bound here, with the lock if
+    it was running); the mirror is then written by vibegit, and the files
+    git tracks there that this rewrites are named."""
+    ctx = app.enter()
+    found = mirror.foreign(ctx.repo, ctx.settings)
+    if found is None:
+        raise Refused(t("cmd.nothing_to_adopt", mirror=ctx.settings.mirror_dir))
+    imported = mirror.read_foreign(found, ctx.settings)
+    e = app.facts(ctx)
+    source = ctx.settings.mirror_dir
+    written = app.record(
+        ctx, lambda s: lifecycle.adopt(s, e, imported, source, found.tracked), e, new=True, adopting=True
+    )
+    state = written.state
+    app.say(
+        t(
+            "cmd.adopted",
+            name=state.mode.workflow_name,
+            id=state.workflow.id,
+            status=t(f"status.{state.workflow.status.value}"),
+            done=state.completed_tasks,
+            total=state.total_tasks,
+            source=source,
+        )
+    )
+    if found.tracked:
+        names = ", ".join(p.rsplit("/", 1)[-1] for p in found.tracked)
+        app.say(
+            t(
+                "cmd.rewrote_tracked",
+                n=len(found.tracked),
+                source=source,
+                names=names,
+                branch=ctx.settings.state_branch,
+            )
+        )
+    from vibegit.commands.learn import learn
+
+    learn(quiet=True)  # the set-up's conventions and decisions are rules: learned at once
+    if report.is_active(state):
+        app.show_report(ctx, app.state_of(ctx, e, state.workflow.id), None, e.head)
     return OK
 
 
@@ -27,11 +74,8 @@ def start(workflow: str, goal: str) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
     written = app.record(ctx, lambda s: lifecycle.start(s, e, workflow, goal), e, new=True)
-    where = f"branch {e.branch}" if e.branch else f"this detached HEAD ({e.worktree})"
-    app.say(
-        f"Lock taken for {written.state.mode.workflow_name!r} ({written.state.workflow.id}) on {where}; phase R1. "
-        "Add tasks with 'vibegit task add ID TITLE'."
-    )
+    where = t("cmd.on_branch", branch=e.branch) if e.branch else t("cmd.on_detached", worktree=e.worktree)
+    app.say(t("cmd.started", name=written.state.mode.workflow_name, id=written.state.workflow.id, where=where))
     return OK
 
 
@@ -39,7 +83,7 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     try:
         target = Phase(to.upper())
     except ValueError:
-        raise BadInput(f"phase {to!r:.20}: use one of R1 I P E R2") from None
+        raise BadInput(t("cmd.bad_phase", phase=to)) from None
     app.event(lifecycle.phase, target, step, workflow=workflow)
     from vibegit.commands.learn import after_phase
 
@@ -47,26 +91,39 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
     return OK
 
 
-def complete(yes: bool, workflow: str | None = None, confirmed_by: str | None = None) -> int:
+def complete(
+    yes: bool,
+    workflow: str | None = None,
+    confirmed_by: str | None = None,
+    no_tasks: bool = False,
+    lessons: tuple[str, ...] = (),
+) -> int:
+    """The skill's completion: onBeforeComplete, the human's confirmation (寸止;
+    on the terminal, or ``confirmed_by`` the client), then the completion
+    report (kept in the state as completion.md, and printed) and what was
+    learned recorded into memory."""
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
-    lifecycle.check_can_complete(state)
+    lifecycle.check_can_complete(state, allow_empty=no_tasks)
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
         data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
         userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=sys.stderr, flush=True))
-    if (
-        not yes
-        and not confirmed_by
-        and not app.confirm(
-            f"Complete workflow {state.mode.workflow_name!r} ({state.completed_tasks}/{state.total_tasks} tasks done)?"
+    question = t(
+        "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
+    )
+    if not yes and not confirmed_by and not app.confirm(question):
+        raise Refused(t("workflow.complete_not_confirmed"))
+
+    def rule(s: State) -> Result:
+        return lifecycle.complete(
+            s, e, skipped_confirmation=yes, confirmed_by=confirmed_by, lessons=lessons, allow_empty=no_tasks
         )
-    ):
-        raise Refused("completion not confirmed; the workflow keeps running (use --yes to skip the question)")
-    rule = lambda s: lifecycle.complete(s, e, skipped_confirmation=yes, confirmed_by=confirmed_by)  # noqa: E731
-    app.record(ctx, rule, e, workflow=state.workflow.id)
-    app.say("Lock released. Back to conversation mode.")
+
+    written = app.record(ctx, rule, e, workflow=state.workflow.id)
+    app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
+    app.say(t("workflow.completed"))
     return OK
 
 
@@ -74,20 +131,21 @@ def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = Non
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
-    lifecycle.require(state, ACTIVE, "abort")
-    if (
-        not yes
-        and not confirmed_by
-        and not app.confirm(f"Abort workflow {state.mode.workflow_name!r}? Progress is kept, the workflow ends.")
-    ):
-        raise Refused("abort not confirmed; nothing changed")
-    app.record(ctx, lambda s: lifecycle.abort(s, e, confirmed_by), e, workflow=state.workflow.id)
+    lifecycle.require(state, ACTIVE, t("do.abort"))
+    if not yes and not confirmed_by and not app.confirm(t("workflow.confirm_abort", name=state.mode.workflow_name)):
+        raise Refused(t("workflow.abort_not_confirmed"))
+    app.record(
+        ctx,
+        lambda s: lifecycle.abort(s, e, confirmed_by, skipped_confirmation=yes and not confirmed_by),
+        e,
+        workflow=state.workflow.id,
+    )
     return OK
 
 
 def unlock(reason: str | None, workflow: str | None = None, confirmed_by: str | None = None) -> int:
     app.event(lifecycle.unlock, reason, confirmed_by, workflow=workflow)
-    app.say("Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.")
+    app.say(t("cmd.unlocked"))
     return OK
 
 

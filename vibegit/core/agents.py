@@ -1,4 +1,4 @@
-"""The four agents as vibegit installs into them (SPEC §8b): which files, in
+"""The four agents as vibegit installs into them: which files, in
 which scope, and the exact entries, commands and instructions it writes.
 
 Every hook entry runs one launcher through ``sh -c`` with a minimal PATH in

@@ -1,4 +1,4 @@
-"""What the agents' hooks answer (SPEC §8b): whether Stop keeps the agent
+"""What the agents' hooks answer: whether Stop keeps the agent
 going, and each agent's own output shape for context and for continuing.
 
 Pure: the handler (``handlers/agents.py``) gathers the payload and the

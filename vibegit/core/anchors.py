@@ -1,4 +1,4 @@
-"""Find a checkpoint's file:line again after the file was edited (SPEC §9).
+"""Find a checkpoint's file:line again after the file was edited.
 
 A checkpoint keeps the anchored line's text (stripped, at most 200
 characters). The line is found again where that text is now, nearest the

@@ -1,4 +1,4 @@
-"""What looks like a credential (SPEC §10): the rules, the built-in
+"""What looks like a credential: the rules, the built-in
 allowlist, fingerprints, decoding, streaming, and redaction of the state's
 own text. Pure: text in, findings out (infra/secretscan.py decides what to
 scan and reads it from git).

@@ -1,4 +1,4 @@
-"""Every state transition (SPEC §5): data in, data out.
+"""Every state transition: data in, data out.
 
 Each function takes the current State and what happened, and returns the new
 State and the Event to record, or raises Refused (illegal transition) /
@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from vibegit.core import workflows
 from vibegit.core.learn import DocChange
+from vibegit.core.messages import t
 from vibegit.core.model import (
     ACTIVE,
     Checkpoint,
@@ -32,6 +33,8 @@ from vibegit.core.model import (
     Mode,
     ModeType,
     Phase,
+    PhaseVisit,
+    Question,
     Result,
     State,
     Status,
@@ -42,11 +45,13 @@ from vibegit.core.model import (
 from vibegit.core.text import MAX_TEXT, check_task_id, check_text
 from vibegit.errors import OK, BadInput, Refused, VibegitError
 
-UNLOCK_CONDITIONS = (
-    "all tasks done and the user confirmed (vibegit complete)",
-    "the user paused (vibegit pause)",
-    "the user unlocked (vibegit unlock) or aborted (vibegit abort)",
-)
+MAX_QUESTIONS = 500  # answered questions kept in session.yaml (the decisions of the completion report)
+MAX_PHASES = 200  # phase entries kept (the completion report's phases)
+
+
+def unlock_conditions() -> tuple[str, ...]:
+    """The lock's unlock conditions, as workflow.lock records them (in this run's language)."""
+    return (t("lock.when_complete"), t("lock.when_paused"), t("lock.when_unlocked"))
 
 
 def touch(state: State, env: Env, **changes: object) -> State:
@@ -59,19 +64,18 @@ def touch(state: State, env: Env, **changes: object) -> State:
 def _describe(state: State) -> str:
     status = state.workflow.status
     if status is Status.INIT:
-        return "no workflow has been started"
-    return f"workflow {state.mode.workflow_name!r} is {status.value}"
+        return t("lifecycle.no_workflow")
+    return t("lifecycle.workflow_is", name=state.mode.workflow_name, status=t(f"status.{status.value}"))
 
 
 def require(state: State, allowed: tuple[Status, ...], command: str) -> None:
     status = state.workflow.status
     if status in allowed:
         return
-    hint = {
-        Status.PAUSED: "run 'vibegit resume' first",
-        Status.RUNNING: "finish it with 'vibegit complete', or 'vibegit pause' / 'vibegit abort'",
-    }.get(status, "run 'vibegit start WORKFLOW --goal TEXT' first")
-    raise Refused(f"cannot {command}: {_describe(state)}; {hint}")
+    hint = {Status.PAUSED: "lifecycle.hint_paused", Status.RUNNING: "lifecycle.hint_running"}.get(
+        status, "lifecycle.hint_start"
+    )
+    raise Refused(t("lifecycle.cannot", command=command, state=_describe(state), hint=t(hint)))
 
 
 def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Lock:
@@ -79,10 +83,8 @@ def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Loc
         locked=not paused,
         workflow=workflow,
         locked_at=env.now,
-        reason="workflow paused; resume with 'vibegit resume'"
-        if paused
-        else "workflow running; finish it before switching",
-        unlock_conditions=UNLOCK_CONDITIONS,
+        reason=t("lock.reason_paused") if paused else t("lock.reason_running"),
+        unlock_conditions=unlock_conditions(),
         paused=paused,
         host=env.host,
         worktree=env.worktree,
@@ -91,29 +93,40 @@ def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Loc
 
 
 def init(state: State, env: Env) -> Result:
-    return touch(state, env), Event("init", "state branch created")
+    return touch(state, env), Event("init", t("event.init"))
 
 
 def start(state: State, env: Env, workflow: str, goal: str) -> Result:
-    name = check_text(workflow, "workflow name", max_len=100)
+    name = check_text(workflow, t("what.workflow_name"), max_len=100)
     if not name or any(c.isspace() for c in name):
-        raise BadInput(f"workflow name {workflow!r:.40}: use one word like vibe-code")
+        raise BadInput(t("lifecycle.name_one_word", name=workflow))
     goal = check_text(goal, "--goal")
     if not goal:
-        raise BadInput("--goal: must not be empty")
+        raise BadInput(t("lifecycle.empty", what="--goal"))
     if state.workflow.status in ACTIVE:
-        raise Refused(
-            f"cannot start {name!r}: {_describe(state)}; finish it with 'vibegit complete' "
-            "or end it with 'vibegit abort' first"
-        )
+        raise Refused(t("lifecycle.start_running", name=name, state=_describe(state)))
     new = touch(
         state,
         env,
         mode=Mode(ModeType.WORKFLOW, name, Phase.R1, "1.1"),
         workflow=Workflow(
-            Status.RUNNING, env.now, env.branch, None, id=workflows.new_id(name, env.nonce), worktree=env.worktree
+            Status.RUNNING,
+            env.now,
+            env.branch,
+            None,
+            id=workflows.new_id(name, env.nonce),
+            worktree=env.worktree,
+            phases=(PhaseVisit(Phase.R1, "1.1", env.now),),
         ),
-        context=replace(state.context, goal=goal, last_action="", next_action="", pending_questions=()),
+        context=replace(
+            state.context,
+            goal=goal,
+            last_action="",
+            next_action="",
+            pending_questions=(),
+            answered_questions=(),
+            last_question_id=0,
+        ),
         checkpoint=None,
         tasks=(),
         notes="",
@@ -123,51 +136,56 @@ def start(state: State, env: Env, workflow: str, goal: str) -> Result:
 
 
 def phase(state: State, env: Env, to: Phase, step: str | None) -> Result:
-    require(state, (Status.RUNNING,), f"change phase to {to.value}")
+    require(state, (Status.RUNNING,), t("do.phase", phase=to.value))
     if step is not None:
         step = check_text(step, "--step", max_len=40)
     before = state.mode.phase
-    new = touch(state, env, mode=replace(state.mode, phase=to, step=step))
-    summary = f"{before.value if before else '-'} -> {to.value}" + (f" step {step}" if step else "")
+    visits = (*state.workflow.phases, PhaseVisit(to, step, env.now))[-MAX_PHASES:]
+    new = touch(
+        state, env, mode=replace(state.mode, phase=to, step=step), workflow=replace(state.workflow, phases=visits)
+    )
+    summary = f"{before.value if before else '-'} -> {to.value}" + (t("event.step", step=step) if step else "")
     return new, Event("phase", summary)
 
 
 def _task_or_error(state: State, task_id: str) -> Task:
     task = state.task(task_id)
     if task is None:
-        known = ", ".join(t.id for t in state.tasks) or "none yet"
-        raise BadInput(f"unknown task {task_id!r:.70} (known: {known}); add it with 'vibegit task add'")
+        known = ", ".join(x.id for x in state.tasks) or t("lifecycle.none_yet")
+        raise BadInput(t("lifecycle.unknown_task", id=task_id, known=known))
     return task
 
 
 def _set_task(state: State, task: Task) -> tuple[Task, ...]:
-    return tuple(task if t.id == task.id else t for t in state.tasks)
+    return tuple(task if x.id == task.id else x for x in state.tasks)
 
 
 def task_add(state: State, env: Env, task_id: str, title: str) -> Result:
     check_task_id(task_id)
-    title = check_text(title, "task title", max_len=500)
+    title = check_text(title, t("what.task_title"), max_len=500)
     if not title:
-        raise BadInput("task title: must not be empty")
-    require(state, (Status.RUNNING,), f"add task {task_id}")
+        raise BadInput(t("lifecycle.empty", what=t("what.task_title")))
+    require(state, (Status.RUNNING,), t("do.add_task", id=task_id))
     if state.task(task_id):
-        raise BadInput(f"task {task_id} already exists; pick another id")
+        raise BadInput(t("lifecycle.task_exists", id=task_id))
+    if task_id in state.workflow.removed_tasks:
+        raise BadInput(t("lifecycle.task_removed", id=task_id))
     new = touch(state, env, tasks=(*state.tasks, Task(task_id, title)))
     return new, Event("task-add", f"{task_id}: {title}", task=task_id)
 
 
 def _open_task(state: State, task_id: str, doing: str) -> Task:
-    """Task ``task_id`` of the running workflow, not done yet."""
+    """Task ``task_id`` of the running workflow, not done yet (``doing``: do.start_task or do.finish_task)."""
     check_task_id(task_id)
-    require(state, (Status.RUNNING,), f"{doing} task {task_id}")
+    require(state, (Status.RUNNING,), t(doing, id=task_id))
     task = _task_or_error(state, task_id)
     if task.status is TaskStatus.DONE:
-        raise Refused(f"task {task_id} is already done")
+        raise Refused(t("lifecycle.task_done_already", id=task_id))
     return task
 
 
 def task_start(state: State, env: Env, task_id: str) -> Result:
-    task = _open_task(state, task_id, "start")
+    task = _open_task(state, task_id, "do.start_task")
     new = touch(
         state,
         env,
@@ -178,7 +196,7 @@ def task_start(state: State, env: Env, task_id: str) -> Result:
 
 
 def task_done(state: State, env: Env, task_id: str) -> Result:
-    task = _open_task(state, task_id, "finish")
+    task = _open_task(state, task_id, "do.finish_task")
     tasks = _set_task(state, replace(task, status=TaskStatus.DONE))
     current = state.workflow.current_task
     if current == task_id:
@@ -188,7 +206,7 @@ def task_done(state: State, env: Env, task_id: str) -> Result:
         env,
         tasks=tasks,
         workflow=replace(state.workflow, current_task=current),
-        context=replace(state.context, last_action=f"finished {task_id}: {task.title}"),
+        context=replace(state.context, last_action=t("lifecycle.finished", id=task_id, title=task.title)),
     )
     return new, Event("task-done", f"{task_id}: {task.title}", task=task_id)
 
@@ -200,28 +218,43 @@ def context(
     next_: str | None,
     question: str | None,
     answer: int | None,
+    reply: str | None = None,
 ) -> Result:
-    require(state, ACTIVE, "update the context")
+    """Last and next action; a question asked (its id is never given again), or
+    one answered: it moves to the answered questions with its answer."""
+    require(state, ACTIVE, t("do.context"))
     ctx = state.context
-    questions = list(ctx.pending_questions)
+    pending, answered = list(ctx.pending_questions), list(ctx.answered_questions)
+    changed = [t(f"event.{name}") for name, v in (("last", last), ("next", next_)) if v is not None]
+    if reply is not None and answer is None:
+        raise BadInput(t("lifecycle.reply_needs_answer"))
+    last_id = ctx.last_question_id
     if answer is not None:
-        if not 1 <= answer <= len(questions):
-            have = f"1..{len(questions)}" if questions else "none are open"
-            raise BadInput(f"--answer {answer}: no such open question ({have})")
-        questions.pop(answer - 1)
+        found = next((q for q in pending if q.id == answer), None)
+        if found is None:
+            have = ", ".join(str(q.id) for q in pending) or t("lifecycle.none_open")
+            raise BadInput(t("lifecycle.no_question", n=answer, have=have))
+        text = check_text(reply, "--reply") if reply is not None else ""
+        pending.remove(found)
+        answered.append(replace(found, answer=text, answered_at=env.now))
+        changed.append(t("event.answered", n=answer))
     if question is not None:
-        questions.append(check_text(question, "--question"))
+        text = check_text(question, "--question")
+        if not text:
+            raise BadInput(t("lifecycle.empty", what="--question"))
+        last_id = ctx.next_question_id()
+        pending.append(Question(last_id, text, asked_at=env.now))
+        changed.append(t("event.asked", n=last_id))
+    if not changed:
+        raise BadInput(t("lifecycle.context_nothing"))
     ctx = replace(
         ctx,
         last_action=check_text(last, "--last") if last is not None else ctx.last_action,
         next_action=check_text(next_, "--next") if next_ is not None else ctx.next_action,
-        pending_questions=tuple(questions),
+        pending_questions=tuple(pending),
+        answered_questions=tuple(answered[-MAX_QUESTIONS:]),
+        last_question_id=max(last_id, ctx.last_question_id),
     )
-    changed = [name for name, v in (("last", last), ("next", next_), ("question", question)) if v is not None]
-    if answer is not None:
-        changed.append(f"answered #{answer}")
-    if not changed:
-        raise BadInput("context: give at least one of --last, --next, --question, --answer")
     return touch(state, env, context=ctx), Event("context", ", ".join(changed))
 
 
@@ -232,23 +265,40 @@ def _checkpoint(state: State, env: Env, point: Checkpoint) -> State:
     return touch(state, env, checkpoint=point)
 
 
+def keep_position(state: State, point: Checkpoint) -> Checkpoint:
+    """A checkpoint or pause without ``--file`` keeps the last checkpoint's
+    file:line, and without ``--action`` its action: a plain ``vibegit checkpoint``
+    moves the commit and the snapshot, never wipes the position."""
+    old = state.checkpoint
+    if old is None:
+        return point
+    if not point.file:
+        point = replace(point, file=old.file, line=old.line, line_text=old.line_text)
+    return replace(point, action=point.action or old.action)
+
+
+def _head(env: Env) -> str:
+    return (env.head or t("event.no_commit"))[:12]
+
+
 def checkpoint(state: State, env: Env, point: Checkpoint) -> Result:
-    require(state, ACTIVE, "take a checkpoint")
-    where = f" at {point.file}:{point.line}" if point.file else ""
-    return _checkpoint(state, env, point), Event("checkpoint", f"{(env.head or 'no commit')[:12]}{where}")
+    require(state, ACTIVE, t("do.checkpoint"))
+    point = keep_position(state, point)
+    where = t("event.at", where=f"{point.file}:{point.line}" if point.line else point.file) if point.file else ""
+    return _checkpoint(state, env, point), Event("checkpoint", f"{_head(env)}{where}")
 
 
 def pause(state: State, env: Env, point: Checkpoint) -> Result:
-    require(state, (Status.RUNNING,), "pause")
+    require(state, (Status.RUNNING,), t("do.pause"))
     name = state.mode.workflow_name or ""
-    new = _checkpoint(state, env, point)
+    new = _checkpoint(state, env, keep_position(state, point))
     new = replace(
         new,
         mode=replace(new.mode, type=ModeType.PAUSED),
         workflow=replace(new.workflow, status=Status.PAUSED),
         lock=_lock(new, env, name, paused=True),
     )
-    return new, Event("pause", f"{name} paused at {(env.head or 'no commit')[:12]}")
+    return new, Event("pause", t("event.paused", name=name, head=_head(env)))
 
 
 def resume(state: State, env: Env) -> Result:
@@ -258,11 +308,13 @@ def resume(state: State, env: Env) -> Result:
     if status is Status.RUNNING:
         lock = state.lock
         if lock and (lock.host, lock.worktree) == (env.host, env.worktree):
-            raise Refused(f"workflow {name!r} is already running here; nothing to resume")
-        summary = f"{name} taken over from {lock.host if lock else '?'}:{lock.worktree if lock else '?'}"
+            raise Refused(t("lifecycle.running_here", name=name))
+        summary = t(
+            "event.taken_over", name=name, host=lock.host if lock else "?", worktree=lock.worktree if lock else "?"
+        )
     else:
-        require(state, (Status.PAUSED,), "resume")
-        summary = f"{name} resumed"
+        require(state, (Status.PAUSED,), t("do.resume"))
+        summary = t("event.resumed", name=name)
     new = touch(
         state,
         env,
@@ -275,24 +327,63 @@ def resume(state: State, env: Env) -> Result:
 CONFIRMED_BY_CLIENT = "confirmed by the user through the client"  # MCP elicitation, accepted
 
 
-def complete(state: State, env: Env, skipped_confirmation: bool, confirmed_by: str | None = None) -> Result:
-    check_can_complete(state)
-    how = confirmed_by or ("confirmation skipped with --yes" if skipped_confirmation else "confirmed on the terminal")
-    new = _end(state, env, Status.COMPLETED)
-    return new, Event("complete", f"{state.mode.workflow_name} completed", details=(f"Vibegit-Confirmation: {how}",))
+def _confirmation(skipped: bool, confirmed_by: str | None = None) -> str:
+    how = confirmed_by or ("confirmation skipped with --yes" if skipped else "confirmed on the terminal")
+    return f"Vibegit-Confirmation: {how}"
 
 
-def check_can_complete(state: State) -> None:
-    """The rules before a human is even asked: running, every task done, no open question."""
-    require(state, (Status.RUNNING,), "complete")
-    open_tasks = [t.id for t in state.tasks if t.status is not TaskStatus.DONE]
-    if open_tasks:
-        raise Refused(f"cannot complete: tasks not done: {', '.join(open_tasks)} (vibegit task done ID)")
-    if state.context.pending_questions:
-        raise Refused(
-            f"cannot complete: {len(state.context.pending_questions)} open question(s); "
-            "answer them with 'vibegit context --answer N'"
+def complete(
+    state: State,
+    env: Env,
+    skipped_confirmation: bool,
+    confirmed_by: str | None = None,
+    lessons: tuple[str, ...] = (),
+    allow_empty: bool = False,
+) -> Result:
+    """The workflow done: the lock released, the end time and the lessons kept
+    (the completion report is made from them), and what was learned recorded
+    into memory: each lesson, and each answered question as a decision."""
+    check_can_complete(state, allow_empty)
+    lessons = tuple(dict.fromkeys(x for x in (check_text(x, "--lesson") for x in lessons) if x))
+    learned = [*lessons, *(decision(q) for q in state.context.answered_questions if q.answer)]
+    memory = state.memory
+    added: list[str] = []
+    for text in learned:
+        if remembered_as(memory, MemoryCategory.PROJECT_KNOWLEDGE, text) is not None:
+            continue
+        entry_id = next_memory_ids(memory)[0]
+        entry = MemoryEntry(
+            entry_id, MemoryCategory.PROJECT_KNOWLEDGE, text, created_at=env.now, extra={"workflow": state.workflow.id}
         )
+        memory = replace(memory, entries=(*memory.entries, entry), last_id=_number(entry_id))
+        added.append(text)
+    new = _end(state, env, Status.COMPLETED)
+    new = replace(new, memory=memory, workflow=replace(new.workflow, lessons=lessons))
+    details = [_confirmation(skipped_confirmation, confirmed_by)]
+    if not state.tasks:
+        details.append("Vibegit-No-Tasks: confirmed")
+    details += [f"Vibegit-Learned: {text}" for text in added[:50]]
+    summary = t("event.completed", name=state.mode.workflow_name)
+    return new, Event("complete", summary, details=tuple(details), lessons=tuple(added))
+
+
+def decision(q: Question) -> str:
+    """An answered question as the decision memory keeps."""
+    return f"{q.text} → {q.answer}"
+
+
+def check_can_complete(state: State, allow_empty: bool = False) -> None:
+    """The rules before a human is even asked: running, every task done, no
+    open question, and at least one task (unless ``allow_empty``)."""
+    require(state, (Status.RUNNING,), t("do.complete"))
+    open_tasks = [x.id for x in state.tasks if x.status is not TaskStatus.DONE]
+    if open_tasks:
+        raise Refused(t("lifecycle.tasks_open", tasks=", ".join(open_tasks)))
+    if state.context.pending_questions:
+        ids = ", ".join(str(q.id) for q in state.context.pending_questions)
+        raise Refused(t("lifecycle.questions_open", n=len(state.context.pending_questions), ids=ids))
+    if not state.tasks and not allow_empty:
+        raise Refused(t("lifecycle.no_tasks", name=state.mode.workflow_name))
 
 
 def _end(state: State, env: Env, status: Status) -> State:
@@ -300,49 +391,100 @@ def _end(state: State, env: Env, status: Status) -> State:
         state,
         env,
         mode=replace(state.mode, type=ModeType.CONVERSATION),
-        workflow=replace(state.workflow, status=status),
+        workflow=replace(state.workflow, status=status, ended_at=env.now),
         lock=None,
     )
 
 
-def abort(state: State, env: Env, confirmed_by: str | None = None) -> Result:
-    require(state, ACTIVE, "abort")
-    details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
+def abort(state: State, env: Env, confirmed_by: str | None = None, skipped_confirmation: bool = False) -> Result:
+    """The workflow ended, its progress kept; how it was confirmed is recorded
+    (on the terminal, skipped with --yes, or by the client)."""
+    require(state, ACTIVE, t("do.abort"))
+    details = (_confirmation(skipped_confirmation, confirmed_by),)
     return _end(state, env, Status.ABORTED), Event(
-        "abort", f"{state.mode.workflow_name} aborted; progress kept", details=details
+        "abort", t("event.aborted", name=state.mode.workflow_name), details=details
     )
 
 
 def unlock(state: State, env: Env, reason: str | None, confirmed_by: str | None = None) -> Result:
-    require(state, ACTIVE, "unlock")
-    why = check_text(reason or "unlocked by the user", "--reason")
+    require(state, ACTIVE, t("do.unlock"))
+    why = check_text(reason or t("lifecycle.unlocked_by_user"), "--reason")
     new = _end(state, env, Status.ABORTED)
-    new = replace(new, context=replace(new.context, last_action=f"unlocked: {why}"))
+    new = replace(new, context=replace(new.context, last_action=t("lifecycle.unlocked", why=why)))
     details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
-    return new, Event("unlock", f"{state.mode.workflow_name} unlocked: {why}", details=details)
+    return new, Event("unlock", t("event.unlocked", name=state.mode.workflow_name, why=why), details=details)
 
 
 def fail(state: State, env: Env, message: str) -> Result:
-    require(state, ACTIVE, "record a failure")
-    message = check_text(message, "failure message")
+    require(state, ACTIVE, t("do.fail"))
+    message = check_text(message, t("what.failure"))
     if not message:
-        raise BadInput("fail: the message must not be empty")
+        raise BadInput(t("lifecycle.empty", what=t("what.failure")))
     new = _end(state, env, Status.FAILED)
-    new = replace(new, context=replace(new.context, last_action=f"failed: {message}"))
-    return new, Event("fail", f"{state.mode.workflow_name} failed: {message}")
+    new = replace(
+        new,
+        context=replace(new.context, last_action=t("lifecycle.failed", message=message)),
+        workflow=replace(new.workflow, error=message),
+    )
+    return new, Event("fail", t("event.failed", name=state.mode.workflow_name, message=message))
 
 
 def rewrite_checkpoint(state: State, env: Env, mapping: dict[str, str], command: str) -> Result:
     """After ``git commit --amend`` or a rebase: the checkpoint follows its commit.
 
     ``mapping`` is old commit -> new commit, as git's post-rewrite hook gives it."""
-    require(state, ACTIVE, "move the checkpoint")
+    require(state, ACTIVE, t("do.move_checkpoint"))
     point = state.checkpoint
     if point is None or point.commit not in mapping:
-        raise Refused("the checkpoint names no rewritten commit; nothing to move")
+        raise Refused(t("lifecycle.no_rewritten_commit"))
     old, new = point.commit, mapping[point.commit]
     moved = touch(state, env, checkpoint=replace(point, commit=new))
-    return moved, Event("rewrite", f"checkpoint {old[:12]} -> {new[:12]} after {command}")
+    return moved, Event("rewrite", t("event.rewrite", old=old[:12], new=new[:12], command=command))
+
+
+def adopt(state: State, env: Env, found: State, source: str, tracked: tuple[str, ...]) -> Result:
+    """A skill-based set-up's state files (``found``, read from ``source``)
+    become a workflow of the state branch, bound here: its mode, phase, tasks,
+    context and checkpoint as they were; a running or paused one takes the
+    lock here (it was the skill's, on no host); its memory entries and
+    knowledge docs join the shared ones (an entry already remembered is not
+    added twice, new ones get fresh ids)."""
+    w = found.workflow
+    name = found.mode.workflow_name or (found.lock.workflow if found.lock else "") or "workflow"
+    status = (
+        w.status if w.status is not Status.INIT else (Status.RUNNING if found.lock and found.lock.locked else w.status)
+    )
+    if state.workflow.status in ACTIVE:
+        raise Refused(t("lifecycle.start_running", name=name, state=_describe(state)))
+    memory = state.memory
+    for entry in found.memory.entries:
+        if remembered_as(memory, entry.category, entry.text) is None:
+            fresh = replace(entry, id=next_memory_ids(memory)[0])
+            memory = replace(memory, entries=(*memory.entries, fresh), last_id=_number(fresh.id))
+    memory = replace(memory, docs={**found.memory.docs, **memory.docs})
+    workflow = replace(
+        w,
+        status=status,
+        id=workflows.new_id(name, env.nonce),
+        branch=env.branch,
+        worktree=env.worktree,
+        started_at=w.started_at or env.now,
+        phases=w.phases or ((PhaseVisit(found.mode.phase, found.mode.step, env.now),) if found.mode.phase else ()),
+    )
+    new = touch(
+        replace(found, session=replace(found.session, id=found.session.id or env.new_session_id)),
+        env,
+        mode=replace(found.mode, workflow_name=name),
+        workflow=workflow,
+        memory=memory,
+        lock=None,
+    )
+    if status in ACTIVE:
+        new = replace(new, lock=_lock(new, env, name, paused=status is Status.PAUSED))
+    details = (f"Vibegit-Adopted-From: {source}", *(f"Vibegit-Tracked: {path}" for path in tracked[:50]))
+    return new, Event(
+        "adopt", t("event.adopted", name=name, status=t(f"status.{status.value}"), source=source), details=details
+    )
 
 
 # -- memory ---------------------------------------------------------------------
@@ -355,13 +497,18 @@ def category(value: str) -> MemoryCategory:
     try:
         return MemoryCategory(value.strip().lower().replace("-", "_"))
     except ValueError:
-        raise BadInput(f"category {value!r:.40}: use one of {', '.join(CATEGORIES)}") from None
+        raise BadInput(t("lifecycle.category", value=value, known=", ".join(CATEGORIES))) from None
+
+
+def _number(entry_id: str) -> int:
+    found = _MEMORY_NUMBER.match(entry_id)
+    return int(found.group(1)) if found else 0
 
 
 def next_memory_ids(memory: Memory, count: int = 1) -> list[str]:
-    """Fresh ids after the highest M-NNN in use (hand-made ids are skipped)."""
-    numbers = [int(m.group(1)) for e in memory.entries if (m := _MEMORY_NUMBER.match(e.id))]
-    start = max(numbers, default=0) + 1
+    """Fresh ids after the highest M-NNN ever given (``last_id``: a removed
+    entry's id is never given again; hand-made ids are skipped)."""
+    start = max([memory.last_id, *(_number(e.id) for e in memory.entries)]) + 1
     return [f"M-{n:03d}" for n in range(start, start + count)]
 
 
@@ -372,23 +519,28 @@ def remembered_as(memory: Memory, cat: MemoryCategory, text: str) -> MemoryEntry
 
 
 def memory_add(state: State, env: Env, cat: MemoryCategory, text: str) -> Result:
-    text = check_text(text, "memory text", max_len=MAX_TEXT)
+    text = check_text(text, t("what.memory_text"), max_len=MAX_TEXT)
     if not text:
-        raise BadInput("memory text: must not be empty")
+        raise BadInput(t("lifecycle.empty", what=t("what.memory_text")))
     same = remembered_as(state.memory, cat, text)
     if same is not None:
-        raise Refused(f"already remembered as {same.id}")
+        raise Refused(t("lifecycle.already_remembered", id=same.id))
     entry = MemoryEntry(next_memory_ids(state.memory)[0], cat, text, created_at=env.now)
-    memory = replace(state.memory, entries=(*state.memory.entries, entry))
+    memory = replace(state.memory, entries=(*state.memory.entries, entry), last_id=_number(entry.id))
     return touch(state, env, memory=memory), Event("memory-add", f"{entry.id} {cat.value}: {text}")
 
 
 def memory_remove(state: State, env: Env, entry_id: str) -> Result:
     entry = next((e for e in state.memory.entries if e.id == entry_id), None)
     if entry is None:
-        known = ", ".join(e.id for e in state.memory.entries[:20]) or "none yet"
-        raise BadInput(f"unknown memory {entry_id!r:.40} (known: {known}); see 'vibegit memory list'")
-    memory = replace(state.memory, entries=tuple(e for e in state.memory.entries if e.id != entry_id))
+        known = ", ".join(e.id for e in state.memory.entries[:20]) or t("lifecycle.none_yet")
+        raise BadInput(t("lifecycle.unknown_memory", id=entry_id, known=known))
+    numbers = [_number(e.id) for e in state.memory.entries]
+    memory = replace(
+        state.memory,
+        entries=tuple(e for e in state.memory.entries if e.id != entry_id),
+        last_id=max([state.memory.last_id, *numbers]),  # the removed id stays given
+    )
     summary = f"{entry.id} {entry.category.value}: {entry.text}"
     return touch(state, env, memory=memory), Event("memory-remove", summary)
 
@@ -400,45 +552,47 @@ class NothingNew(VibegitError):
 
 
 def learn(state: State, env: Env, changes: tuple[DocChange, ...]) -> Result:
-    """Replace each changed doc's entries; unchanged items keep their ids."""
+    """Replace each changed doc's rules; unchanged ones keep their ids. A doc
+    that is gone is not a change: what it taught stays (it may be on another
+    branch, or not on this machine yet)."""
     memory = state.memory
     learned = dict(memory.learned)
     entries = list(memory.entries)
     parts: list[str] = []
+    docs: list[str] = []
+    lessons: list[str] = []
     for change in changes:
         if learned.get(change.path) == change.oid:
             continue
         old = {(e.heading, e.text): e for e in entries if e.source == change.path}
         entries = [e for e in entries if e.source != change.path]
-        fresh = [i for i in dict.fromkeys(change.items) if (i.heading, i.text) not in old]
-        ids = iter(next_memory_ids(replace(memory, entries=tuple(entries) + tuple(old.values())), len(fresh)))
+        items = list(dict.fromkeys(change.items))
+        fresh = [i for i in items if (i.heading, i.text) not in old]
+        in_use = replace(memory, entries=tuple(entries) + tuple(old.values()))
+        ids = iter(next_memory_ids(in_use, len(fresh)))
         kept = 0
-        for item in dict.fromkeys(change.items):
+        for item in items:
             prior = old.get((item.heading, item.text))
             if prior is not None:
-                entries.append(prior)
+                entries.append(replace(prior, category=item.category))
                 kept += 1
-            else:
-                entries.append(
-                    MemoryEntry(
-                        next(ids),
-                        MemoryCategory.PROJECT_KNOWLEDGE,
-                        item.text,
-                        created_at=env.now,
-                        source=change.path,
-                        heading=item.heading,
-                    )
+                continue
+            entries.append(
+                MemoryEntry(
+                    next(ids), item.category, item.text, created_at=env.now, source=change.path, heading=item.heading
                 )
-        if change.oid is None:
-            learned.pop(change.path, None)
-            parts.append(f"{change.path} gone (-{len(old)})")
-        else:
-            learned[change.path] = change.oid
-            parts.append(f"{change.path} +{len(fresh)} -{len(old) - kept}")
+            )
+            lessons.append(item.text)
+        learned[change.path] = change.oid
+        docs.append(change.path)
+        parts.append(f"{change.path} +{len(fresh)} -{len(old) - kept}")
     if not parts:
-        raise NothingNew("nothing new to learn")
-    new_memory = replace(memory, entries=tuple(entries), learned=learned)
-    return touch(state, env, memory=new_memory), Event("learn", "; ".join(parts))
+        raise NothingNew(t("learn.nothing_new"))
+    last_id = max([memory.last_id, *(_number(e.id) for e in entries)])
+    new_memory = replace(memory, entries=tuple(entries), learned=learned, last_id=last_id)
+    return touch(state, env, memory=new_memory), Event(
+        "learn", "; ".join(parts), docs=tuple(docs), lessons=tuple(lessons)
+    )
 
 
 # -- events other parts record -------------------------------------------------------
@@ -494,7 +648,7 @@ def merged(state: State, remote: str, decisions: list[str]) -> Result:
     """The merge commit's event: the merged state, and every decision in a trailer."""
     return state, Event(
         "merge",
-        f"{remote} into here ({len(decisions)} decision(s))",
+        t("event.merged", remote=remote, n=len(decisions)),
         details=tuple(f"Vibegit-Decision: {d}" for d in decisions),
     )
 
@@ -502,15 +656,15 @@ def merged(state: State, remote: str, decisions: list[str]) -> Result:
 def repaired(state: State, good: str, problem: str) -> Result:
     """``doctor --repair``: the newest good state again, as a new event."""
     return state, Event(
-        "repair", f"back to the state of {good[:10]} ({problem[:80]})", details=(f"Vibegit-Repaired-From: {good}",)
+        "repair", t("event.repaired", good=good[:10], problem=problem[:80]), details=(f"Vibegit-Repaired-From: {good}",)
     )
 
 
 def redacted(state: State, values: int, withheld: list[str], places: tuple[str, ...]) -> Result:
     """``sync --redact``: what was taken out, on top of the rewritten events."""
-    summary = f"{values} value(s) that looked like credentials replaced in the state"
+    summary = t("event.redacted", n=values)
     if withheld:
-        summary += f", {len(withheld)} file(s) left out of the snapshot"
+        summary += t("event.withheld", n=len(withheld))
     return state, Event("redact", summary, details=places[:50])
 
 
@@ -537,21 +691,20 @@ def taken_over(state: State, env: Env, remote_locks: list[RemoteLock]) -> str | 
     name = state.mode.workflow_name
     lock = state.lock
     if lock and lock.locked and lock.host and lock.host != env.host:
-        return (
-            f"workflow {name!r} was taken over on {lock.host}:{lock.worktree} at {lock.locked_at}; "
-            "this event was not recorded. 'vibegit resume' takes it back here "
-            "(after 'vibegit sync', so nothing done there is lost)"
-        )
+        return t("lifecycle.taken_over", name=name, host=lock.host, worktree=lock.worktree, at=lock.locked_at)
     for ref, other, holds_ours, behind_ours in remote_locks:
         if not (other.locked and other.host and other.host != env.host and other.workflow == name):
             continue
         # Taken over when that copy already holds everything here, or, when both
         # moved, when its lock is the newer one.
         if holds_ours or (not behind_ours and (lock is None or other.locked_at > lock.locked_at)):
-            return (
-                f"workflow {name!r} was taken over on {other.host}:{other.worktree} at {other.locked_at} "
-                f"(seen on {ref}); this event was not recorded. 'vibegit sync' brings that state "
-                "here, then 'vibegit resume' takes it back"
+            return t(
+                "lifecycle.taken_over_there",
+                name=name,
+                host=other.host,
+                worktree=other.worktree,
+                at=other.locked_at,
+                ref=ref,
             )
     return None
 
@@ -584,13 +737,14 @@ def lock_problems(state: State) -> list[str]:
     name = state.mode.workflow_name
     if status is Status.RUNNING:
         if lock is None or not lock.locked or lock.paused:
-            return [f"workflow {name!r} is running but workflow.lock is {'missing' if lock is None else 'not locked'}"]
+            how = t("lock.missing") if lock is None else t("lock.not_locked")
+            return [t("lock.problem_running", name=name, how=how)]
     elif status is Status.PAUSED:
         if lock is None or lock.locked or not lock.paused:
-            missing = "missing" if lock is None else "not locked: false, paused: true"
-            return [f"workflow {name!r} is paused but workflow.lock is {missing}"]
+            how = t("lock.missing") if lock is None else t("lock.not_paused")
+            return [t("lock.problem_paused", name=name, how=how)]
     elif lock is not None and lock.locked:
-        return [f"workflow.lock is held but the workflow is {status.value}"]
+        return [t("lock.problem_held", status=status.value)]
     if lock is not None and name and lock.workflow != name:
-        return [f"workflow.lock names {lock.workflow!r}, session.yaml {name!r}"]
+        return [t("lock.problem_names", lock=lock.workflow, session=name)]
     return []

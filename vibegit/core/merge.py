@@ -1,4 +1,4 @@
-"""Merging two lines of workflow state that diverged (SPEC §9): data in, data out.
+"""Merging two lines of workflow state that diverged: data in, data out.
 
 Three-way, against the merge base, field by field:
 
@@ -57,9 +57,14 @@ def _key(item: Any) -> Any:
     return getattr(item, "id", item)
 
 
+_HIGHEST = (".last_id", ".last_question_id")  # the highest id ever given: the higher side, never a lower one
+
+
 def _value(base: Any, ours: Any, theirs: Any, path: str, ctx: Context) -> Any:
     if ours == theirs:
         return ours
+    if path.endswith(_HIGHEST) and isinstance(ours, int) and isinstance(theirs, int):
+        return max(ours, theirs)
     if base is not _MISSING and base == ours:
         ctx.taken.append(path)
         return theirs
@@ -113,7 +118,9 @@ def _union(
         out.append(present)
     used = {_key(x) for x in out} | {_key(x) for x in renamed}
     for item in renamed:
-        new_id = fresh_id(item.id, used)
+        new_id: Any = (
+            max(u for u in used if isinstance(u, int)) + 1 if isinstance(item.id, int) else fresh_id(item.id, used)
+        )
         used.add(new_id)
         ctx.decisions.append(f"{path}: both sides added {item.id}; the one from {ctx.there} is now {new_id}")
         out.append(replace(item, id=new_id))

@@ -74,6 +74,15 @@ class Mode:
 
 
 @dataclass(frozen=True)
+class PhaseVisit:
+    """One entry into a phase: the completion report lists them."""
+
+    phase: Phase
+    step: str | None = None
+    at: str = ""
+
+
+@dataclass(frozen=True)
 class Workflow:
     status: Status = Status.INIT
     started_at: str | None = None
@@ -81,7 +90,23 @@ class Workflow:
     current_task: str | None = None
     id: str = ""  # unique among the workflows of the state branch: name-xxxxxx
     worktree: str | None = None  # where it was started: it belongs there on a detached HEAD
+    phases: tuple[PhaseVisit, ...] = ()  # every phase entered, in order
+    ended_at: str | None = None  # completed, aborted, unlocked or failed at
+    error: str = ""  # why it failed (vibegit fail)
+    removed_tasks: tuple[str, ...] = ()  # ids taken out by hand: never given again
+    lessons: tuple[str, ...] = ()  # what completion recorded into memory
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Question:
+    """An open question (``answer`` None) or an answered one; its id is never given again."""
+
+    id: int
+    text: str
+    asked_at: str = ""
+    answer: str | None = None
+    answered_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,8 +114,13 @@ class Context:
     goal: str = ""
     last_action: str = ""
     next_action: str = ""
-    pending_questions: tuple[str, ...] = ()
+    pending_questions: tuple[Question, ...] = ()
+    answered_questions: tuple[Question, ...] = ()
+    last_question_id: int = 0  # the highest question id ever given
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def next_question_id(self) -> int:
+        return max([self.last_question_id, *(q.id for q in (*self.pending_questions, *self.answered_questions))]) + 1
 
 
 @dataclass(frozen=True)
@@ -147,15 +177,18 @@ class MemoryEntry:
 
 @dataclass(frozen=True)
 class Memory:
-    """``memory.yaml``: entries survive workflows; ``learned`` maps each
-    watched doc to the blob id it was last learned from."""
+    """What all workflows share: ``memory.yaml`` (entries survive workflows;
+    ``learned`` maps each watched doc to the blob id it was last learned
+    from) and the knowledge docs (``conventions.md``, ``decisions.md``)."""
 
     entries: tuple[MemoryEntry, ...] = ()
     learned: dict[str, str] = field(default_factory=dict)
+    last_id: int = 0  # the highest M-NNN ever given: ids are never reused, also after a removal
+    docs: dict[str, str] = field(default_factory=dict)  # the knowledge docs (conventions.md …): name -> text
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.entries or self.learned or self.extra)
+        return bool(self.entries or self.learned or self.last_id or self.docs or self.extra)
 
 
 @dataclass(frozen=True)
@@ -204,6 +237,8 @@ class Event:
     summary: str
     task: str | None = None
     details: tuple[str, ...] = ()  # extra trailer lines, "Key: value"
+    docs: tuple[str, ...] = ()  # the docs that changed (onDocChange runs once for each)
+    lessons: tuple[str, ...] = ()  # what was learned (onLearn gets them)
 
 
 Result = tuple[State, Event]  # what every transition returns

@@ -28,7 +28,7 @@ the one of this worktree's branch.
 - After each meaningful step: `vibegit context --last "..." --next "..."`.
 - Before a risky or long step: `vibegit checkpoint --file PATH --line N --action "..."`.
 - Need the user: `vibegit context --question "..."`, ask, then stop;
-  `vibegit context --answer N` once answered.
+  `vibegit context --answer N --reply "..."` once answered (the answer is kept).
 - Rules the user states: `vibegit memory add forbidden_action|user_preference|code_pattern "..."`.
   Obey the remembered rules in the report, forbidden actions first.
 - Stopping mid-way: `vibegit pause --action "..."`.
@@ -58,7 +58,7 @@ the one of this worktree's branch.
 - 每个有意义的步骤后：`vibegit context --last "..." --next "..."`。
 - 有风险或耗时的步骤前：`vibegit checkpoint --file PATH --line N --action "..."`。
 - 需要用户：`vibegit context --question "..."`，提问后停下；
-  得到回答后 `vibegit context --answer N`。
+  得到回答后 `vibegit context --answer N --reply "..."`（回答会被保留）。
 - 用户提出的规则：`vibegit memory add forbidden_action|user_preference|code_pattern "..."`。
   遵守报告中的记忆规则，禁止操作优先。
 - 中途停止：`vibegit pause --action "..."`。

@@ -1,108 +1,16 @@
-"""The recovery report of SPEC §7, in English or with the skill's headings."""
+"""The recovery report of the Session Manager skill, in English or with the skill's headings."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, NamedTuple
 
+from vibegit.core.messages import t, template
 from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
 from vibegit.core.workflows import Summary, others_line
 
-TEXT = {
-    "en": {
-        "recovery": "## 🔄 Session recovery",
-        "paused": "## ⏸️ Workflow paused",
-        "state": "### Current state",
-        "progress_head": "### Last progress",
-        "next": "### Next step",
-        "checkpoint": "### Checkpoint",
-        "workflow": "Workflow",
-        "phase": "Phase",
-        "progress": "Progress",
-        "goal": "Goal",
-        "lock": "Lock",
-        "elsewhere": "Also running",
-        "tasks_done": "{done}/{total} tasks done ({pct}%)",
-        "in_progress": "(in progress)",
-        "no_tasks": "- (no tasks yet; add them with `vibegit task add ID TITLE`)",
-        "continue_task": "Continue {id}: {title}",
-        "start_task": "Start {id}: {title}",
-        "all_done": "All tasks are done: review, then `vibegit complete`",
-        "questions": "Open questions (answer before completing):",
-        "file": "File",
-        "commit": "Commit",
-        "snapshot": "Snapshot",
-        "action": "Doing",
-        "no_checkpoint": "- (no checkpoint yet: `vibegit checkpoint --file PATH --line N`)",
-        "head_here": "HEAD is here",
-        "head_elsewhere": "HEAD is at {head}, not here: `git switch {branch}` to go back",
-        "none": "none",
-        "snap_same": "matches the working tree",
-        "snap_differs": "differs from the working tree",
-        "line_moved": "the line is now at {line}",
-        "line_similar": "the line was edited; closest match at {line}",
-        "line_gone": "the line is gone from the file",
-        "file_gone": "the file is gone from the working tree",
-        "locked_by": "held by {host}:{worktree}",
-        "paused_lock": "released (paused)",
-        "choices": "**Continue?** Reply `continue`, `details` or `pause`",
-        "resume_how": "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
-        "last_action": "Last action",
-        "memory": "### 🧠 Remembered rules",
-        "more_knowledge": "- … and {n} more project notes: `vibegit memory list`",
-        MemoryCategory.FORBIDDEN_ACTION: "🚫 Never",
-        MemoryCategory.USER_PREFERENCE: "Preference",
-        MemoryCategory.CODE_PATTERN: "Pattern",
-        MemoryCategory.PROJECT_KNOWLEDGE: "Project",
-    },
-    "zh": {
-        "recovery": "## 🔄 会话恢复",
-        "paused": "## ⏸️ 工作流已暂停",
-        "state": "### 当前状态",
-        "progress_head": "### 上次进展",
-        "next": "### 下一步",
-        "checkpoint": "### 断点位置",
-        "workflow": "工作流",
-        "phase": "阶段",
-        "progress": "进度",
-        "goal": "目标",
-        "lock": "锁",
-        "elsewhere": "其他工作流",
-        "tasks_done": "{done}/{total} 任务完成 ({pct}%)",
-        "in_progress": "(进行中)",
-        "no_tasks": "- (暂无任务；用 `vibegit task add ID TITLE` 添加)",
-        "continue_task": "继续执行 {id}: {title}",
-        "start_task": "开始 {id}: {title}",
-        "all_done": "所有任务已完成：复查后执行 `vibegit complete`",
-        "questions": "待解决问题（完成前需回答）：",
-        "file": "文件",
-        "commit": "提交",
-        "snapshot": "快照",
-        "action": "进度",
-        "no_checkpoint": "- (尚无断点：`vibegit checkpoint --file PATH --line N`)",
-        "head_here": "HEAD 在此",
-        "head_elsewhere": "HEAD 在 {head}，不在此处：用 `git switch {branch}` 返回",
-        "none": "无",
-        "snap_same": "与工作区一致",
-        "snap_differs": "与工作区不同",
-        "line_moved": "该行现在位于第 {line} 行",
-        "line_similar": "该行已被修改；最接近的是第 {line} 行",
-        "line_gone": "该行已不在文件中",
-        "file_gone": "该文件已不在工作区",
-        "locked_by": "由 {host}:{worktree} 持有",
-        "paused_lock": "已释放（暂停）",
-        "choices": "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
-        "resume_how": "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
-        "last_action": "上次操作",
-        "memory": "### 🧠 记忆规则",
-        "more_knowledge": "- … 另有 {n} 条项目知识：`vibegit memory list`",
-        MemoryCategory.FORBIDDEN_ACTION: "🚫 禁止",
-        MemoryCategory.USER_PREFERENCE: "偏好",
-        MemoryCategory.CODE_PATTERN: "代码模式",
-        MemoryCategory.PROJECT_KNOWLEDGE: "项目知识",
-    },
-}
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
 # The agents' report: Claude Code cuts hook output at 10,000 characters, Codex
@@ -137,6 +45,7 @@ class Observed(NamedTuple):
     line_state: str = ""  # anchors.Where.state: same, moved, similar, gone, no-file, unknown
     line: int | None = None
     snapshot_matches: bool | None = None
+    not_compared: int = 0  # files in the index when the comparison was left out for their number
 
 
 def render(
@@ -149,84 +58,94 @@ def render(
     """The report. Every value from the state is shown inert (``core/text.py``):
     cleaned of control characters, a value that starts a line cannot start a
     heading or list item, a path in backticks cannot close them."""
-    t = TEXT[lang]
     paused = state.workflow.status is Status.PAUSED
+
+    def say(key: str, **params: object) -> str:
+        return t(f"report.{key}", lang, **params)
+
     done, total = state.completed_tasks, state.total_tasks
     pct = round(100 * done / total) if total else 0
     mode = state.mode
     phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
     if mode.step:
-        phase += f", step {clean(mode.step)}" if lang == "en" else f"，步骤 {clean(mode.step)}"
-    lines = [t["paused"] if paused else t["recovery"], "", t["state"]]
-    lines.append(f"- **{t['workflow']}**: {clean(mode.workflow_name or '')}")
-    lines.append(f"- **{t['phase']}**: {phase}")
-    lines.append(f"- **{t['progress']}**: " + t["tasks_done"].format(done=done, total=total, pct=pct))
+        phase = say("step", phase=phase, step=clean(mode.step))
+    lines = [say("paused") if paused else say("recovery"), "", say("state")]
+    lines.append(f"- **{say('workflow')}**: {clean(mode.workflow_name or '')}")
+    lines.append(f"- **{say('phase')}**: {phase}")
+    lines.append(f"- **{say('progress')}**: " + say("tasks_done", done=done, total=total, pct=pct))
     if state.context.goal:
-        lines.append(f"- **{t['goal']}**: {clean(state.context.goal)}")
+        lines.append(f"- **{say('goal')}**: {clean(state.context.goal)}")
     if state.lock:
         held = (
-            t["paused_lock"]
+            say("paused_lock")
             if not state.lock.locked
-            else t["locked_by"].format(host=clean(state.lock.host or "?"), worktree=clean(state.lock.worktree or "?"))
+            else say("locked_by", host=clean(state.lock.host or "?"), worktree=clean(state.lock.worktree or "?"))
         )
-        lines.append(f"- **{t['lock']}**: {held}")
+        lines.append(f"- **{say('lock')}**: {held}")
     if others:
-        lines.append(f"- **{t['elsewhere']}**: {clean(others_line(others))}")
+        lines.append(f"- **{say('elsewhere')}**: {clean(others_line(others))}")
 
-    lines += ["", t["progress_head"]]
+    lines += ["", say("progress_head")]
     if state.tasks:
         order = (TaskStatus.DONE, TaskStatus.DOING, TaskStatus.TODO)
         for task in sorted(state.tasks, key=lambda x: order.index(x.status)):
-            doing = f" {t['in_progress']}" if task.status is TaskStatus.DOING else ""
+            doing = f" {say('in_progress')}" if task.status is TaskStatus.DOING else ""
             lines.append(f"- {ICON[task.status]} {task.id}: {clean(task.title)}{doing}")
     else:
-        lines.append(t["no_tasks"])
+        lines.append(say("no_tasks"))
     if state.context.last_action:
-        lines.append(f"- {t['last_action']}: {clean(state.context.last_action)}")
+        lines.append(f"- {say('last_action')}: {clean(state.context.last_action)}")
 
-    lines += ["", t["next"], inert(next_step(state, lang))]
+    lines += ["", say("next"), inert(next_step(state, lang))]
     if state.context.pending_questions:
-        lines.append(t["questions"])
-        lines += [f"{i}. {clean(q)}" for i, q in enumerate(state.context.pending_questions, 1)]
+        lines.append(say("questions"))
+        lines += [f"{q.id}. {clean(q.text)}" for q in state.context.pending_questions]
 
-    lines += ["", t["checkpoint"]]
+    lines += ["", say("checkpoint")]
     k = state.checkpoint
     if k is None:
-        lines.append(t["no_checkpoint"])
+        lines.append(say("no_checkpoint"))
     else:
         if k.file:
             now = _anchor_now(observed, lang)
             lines.append(
-                f"- {t['file']}: {code(k.file + (':' + str(k.line) if k.line else ''))}" + (f" · {now}" if now else "")
+                f"- {say('file')}: {code(k.file + (':' + str(k.line) if k.line else ''))}"
+                + (f" · {now}" if now else "")
             )
         if k.commit:
             where = ""
             if head is not None:
                 where = " · " + (
-                    t["head_here"]
+                    say("head_here")
                     if head == k.commit
-                    else t["head_elsewhere"].format(head=head[:12], branch=clean(k.branch or k.commit[:12]))
+                    else say("head_elsewhere", head=head[:12], go=switch_command(k.branch, k.commit))
                 )
-            lines.append(f"- {t['commit']}: {clean(k.commit[:12])} ({clean(k.branch or 'detached')}){where}")
+            lines.append(f"- {say('commit')}: {clean(k.commit[:12])} ({clean(k.branch or say('detached'))}){where}")
         match = ""
         if k.snapshot and observed is not None and observed.snapshot_matches is not None:
-            match = " · " + (t["snap_same"] if observed.snapshot_matches else t["snap_differs"])
-        lines.append(f"- {t['snapshot']}: {clean(k.snapshot[:12]) if k.snapshot else t['none']}{match}")
+            match = " · " + (say("snap_same") if observed.snapshot_matches else say("snap_differs"))
+        elif k.snapshot and observed is not None and observed.not_compared:
+            match = " · " + say("snap_unchecked", files=f"{observed.not_compared:,}")
+        lines.append(f"- {say('snapshot')}: {clean(k.snapshot[:12]) if k.snapshot else say('none')}{match}")
         if k.action:
-            lines.append(f"- {t['action']}: {clean(k.action)}")
+            lines.append(f"- {say('action')}: {clean(k.action)}")
     lines += remembered(state, lang)
-    lines += ["", "---", "", t["resume_how"] if paused else t["choices"]]
+    lines += ["", "---", "", say("resume_how") if paused else say("choices")]
     return "\n".join(lines) + "\n"
+
+
+def switch_command(branch: str | None, commit: str) -> str:
+    """The git command that goes back to a checkpoint: its branch, or its commit on a detached HEAD."""
+    return f"git switch {clean(branch)}" if branch else f"git switch --detach {clean(commit[:12])}"
 
 
 def remembered(state: State, lang: str) -> list[str]:
     """The report's memory section: forbidden actions first, learned notes bounded."""
-    t = TEXT[lang]
     entries = state.memory.entries
     if not entries:
         return []
     order = list(MemoryCategory)
-    lines = ["", t["memory"]]
+    lines = ["", t("report.memory", lang)]
     shown = 0
     hidden = 0
     for entry in sorted(entries, key=lambda e: order.index(e.category)):
@@ -235,10 +154,14 @@ def remembered(state: State, lang: str) -> list[str]:
                 hidden += 1
                 continue
             shown += 1
-        lines.append(f"- **{t[entry.category]}** {clean(entry.text)}{origin(entry)}")
+        lines.append(f"- **{category_label(entry.category, lang)}** {clean(entry.text)}{origin(entry)}")
     if hidden:
-        lines.append(t["more_knowledge"].format(n=hidden))
+        lines.append(t("report.more_knowledge", lang, n=hidden))
     return lines
+
+
+def category_label(category: MemoryCategory, lang: str | None = None) -> str:
+    return t(f"memory.{category.value}", lang)
 
 
 def origin(entry: MemoryEntry) -> str:
@@ -249,28 +172,23 @@ def origin(entry: MemoryEntry) -> str:
 
 
 def _anchor_now(observed: Observed | None, lang: str) -> str:
-    t = TEXT[lang]
     if observed is None:
         return ""
-    return {
-        "moved": t["line_moved"].format(line=observed.line),
-        "similar": t["line_similar"].format(line=observed.line),
-        "gone": t["line_gone"],
-        "no-file": t["file_gone"],
-    }.get(observed.line_state, "")
+    key = {"moved": "line_moved", "similar": "line_similar", "gone": "line_gone", "no-file": "file_gone"}
+    found = key.get(observed.line_state)
+    return t(f"report.{found}", lang, line=observed.line) if found else ""
 
 
 def next_step(state: State, lang: str) -> str:
-    t = TEXT[lang]
     if state.context.next_action:
         return clean(state.context.next_action)
     current = state.task(state.workflow.current_task or "")
     if current and current.status is not TaskStatus.DONE:
-        return t["continue_task"].format(id=current.id, title=clean(current.title))
+        return t("report.continue_task", lang, id=current.id, title=clean(current.title))
     todo = next((x for x in state.tasks if x.status is not TaskStatus.DONE), None)
     if todo:
-        return t["start_task"].format(id=todo.id, title=clean(todo.title))
-    return t["all_done"]
+        return t("report.start_task", lang, id=todo.id, title=clean(todo.title))
+    return t("report.all_done", lang)
 
 
 def stop_reason(state: State) -> str:
@@ -290,40 +208,55 @@ def stop_reason(state: State) -> str:
     )
 
 
-AGENT = {
-    "en": {
-        "elsewhere": "⚠️ This workflow runs elsewhere: {where}. This session records nothing and must not work on it; "
-        "take it over only if the user asks: `vibegit sync`, then `vibegit resume`.",
-        "current": "Current task",
-        "next": "Next step",
-        "checkpoint": "Checkpoint",
-        "never": "Never",
-        "questions": "Open questions (ask the user; answer with `vibegit context --answer N`)",
-        "record": "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
-        "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
-        "to confirm, then `vibegit complete --yes`.",
-        "paused": "Paused: ask the user whether to continue (`vibegit resume`).",
-        "tasks": "Tasks",
-        "more": "+ {n} more: `vibegit task list`",
-        "rules_more": "+ {n} more remembered rules: `vibegit memory list`",
-    },
-    "zh": {
-        "elsewhere": "⚠️ 此工作流在别处运行：{where}。本会话不记录任何事件，也不要继续它；"
-        "只有用户要求时才接管：`vibegit sync` 然后 `vibegit resume`。",
-        "current": "当前任务",
-        "next": "下一步",
-        "checkpoint": "断点",
-        "never": "禁止",
-        "questions": "待解决问题（询问用户；用 `vibegit context --answer N` 记录回答）",
-        "record": "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
-        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）后 "
-        "`vibegit complete --yes`。",
-        "paused": "已暂停：询问用户是否继续（`vibegit resume`）。",
-        "tasks": "任务",
-        "more": "+ 另有 {n} 项：`vibegit task list`",
-        "rules_more": "+ 另有 {n} 条记忆规则：`vibegit memory list`",
-    },
-}
+def duration(start: str | None, end: str | None) -> str:
+    """``end - start`` as 1d 2h 3m (two ISO 8601 UTC times); "" when either is missing or unreadable."""
+    try:
+        seconds = int((_time(end) - _time(start)).total_seconds())
+    except (TypeError, ValueError):
+        return ""
+    if seconds < 0:
+        return ""
+    days, rest = divmod(seconds, 86400)
+    parts = [f"{days}d"] if days else []
+    parts += [f"{rest // 3600}h"] if rest // 3600 or days else []
+    parts.append(f"{rest % 3600 // 60}m")
+    return " ".join(parts)
+
+
+def _time(value: str | None) -> datetime:
+    if not value:
+        raise ValueError("no time")
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def completion(state: State, lang: str = "en") -> str:
+    """The Lifecycle skill's completion report (生成完成报告): goal, tasks,
+    duration, phases, decisions (the answered questions) and what was learned.
+    Every value is shown inert, as in the recovery report."""
+
+    def say(key: str, **params: object) -> str:
+        return t(f"completion.{key}", lang, **params)
+
+    w = state.workflow
+    lines = [say("title", name=clean(state.mode.workflow_name or "")), "", say("goal"), inert(state.context.goal), ""]
+    lines.append(say("tasks", done=state.completed_tasks, total=state.total_tasks))
+    lines += [f"- {ICON[x.status]} {x.id}: {clean(x.title)}" for x in state.tasks] or [say("no_tasks")]
+    took = duration(w.started_at, w.ended_at)
+    lines += [
+        "",
+        say("duration"),
+        f"- {clean(w.started_at or '?')} → {clean(w.ended_at or '?')}" + (f" ({took})" if took else ""),
+    ]
+    lines += ["", say("phases")]
+    lines += [
+        f"- {v.phase.value}" + (f" {clean(v.step)}" if v.step else "") + f" · {clean(v.at)}" for v in w.phases
+    ] or [say("none")]
+    lines += ["", say("decisions")]
+    answered = state.context.answered_questions
+    lines += [f"- {q.id}. {clean(q.text)} → {clean(q.answer or '')}" for q in answered] or [say("none")]
+    lines += ["", say("learned")]
+    lines += [f"- {clean(x)}" for x in w.lessons] or [say("none")]
+    return "\n".join(lines) + "\n"
 
 
 def _short(text: str) -> str:
@@ -347,52 +280,59 @@ def for_agent(
     working tree stands now, forbidden actions, open questions, how to
     record), then the rest of the kanban and memory as far as the budget
     (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder counted."""
-    t, a = TEXT[lang], AGENT[lang]
+
+    def say(key: str, **params: object) -> str:
+        return t(f"report.{key}", lang, **params)
+
+    def agent(key: str, **params: object) -> str:
+        return t(f"agent.{key}", lang, **params)
+
     mode = state.mode
     phase = f"{mode.phase.long_name} ({mode.phase.value})" if mode.phase else "-"
     if mode.step:
-        phase += f", step {_short(mode.step)}"
+        phase = say("step", phase=phase, step=_short(mode.step))
     done, total = state.completed_tasks, state.total_tasks
-    lines = [t["paused"] if state.workflow.status is Status.PAUSED else t["recovery"], ""]
+    lines = [say("paused") if state.workflow.status is Status.PAUSED else say("recovery"), ""]
     if elsewhere:
-        lines += [inert(a["elsewhere"].format(where=_short(elsewhere))), ""]
-    lines.append(f"- **{t['workflow']}**: {_short(mode.workflow_name or '')} · **{t['phase']}**: {phase}")
-    lines.append(
-        f"- **{t['progress']}**: "
-        + t["tasks_done"].format(done=done, total=total, pct=round(100 * done / total) if total else 0)
-    )
+        lines += [inert(agent("elsewhere", where=_short(elsewhere))), ""]
+    lines.append(f"- **{say('workflow')}**: {_short(mode.workflow_name or '')} · **{say('phase')}**: {phase}")
+    pct = round(100 * done / total) if total else 0
+    lines.append(f"- **{say('progress')}**: " + say("tasks_done", done=done, total=total, pct=pct))
     if state.context.goal:
-        lines.append(f"- **{t['goal']}**: {_short(state.context.goal)}")
+        lines.append(f"- **{say('goal')}**: {_short(state.context.goal)}")
     current = state.task(state.workflow.current_task or "")
     if current is not None and current.status is not TaskStatus.DONE:
-        lines.append(f"- **{a['current']}**: {current.id}: {_short(current.title)}")
-    lines.append(f"- **{a['next']}**: {_short(next_step(state, lang))}")
+        lines.append(f"- **{agent('current')}**: {current.id}: {_short(current.title)}")
+    lines.append(f"- **{agent('next')}**: {_short(next_step(state, lang))}")
     k = state.checkpoint
     if k is not None and (k.file or k.action):
         where = code(k.file + (":" + str(k.line) if k.line else "")) if k.file else ""
         now = _anchor_now(observed, lang)
         parts = [p for p in (where, now, _short(k.action) if k.action else "") if p]
-        lines.append(f"- **{a['checkpoint']}**: {' · '.join(parts)}")
+        lines.append(f"- **{agent('checkpoint')}**: {' · '.join(parts)}")
     if state.workflow.status is Status.PAUSED:
-        lines.append(f"- {a['paused']}")
+        lines.append(f"- {agent('paused')}")
     rules = [e for e in state.memory.entries if e.category is MemoryCategory.FORBIDDEN_ACTION]
-    lines += [f"- 🚫 **{a['never']}**: {_short(e.text)}" for e in rules]
+    lines += [f"- 🚫 **{agent('never')}**: {_short(e.text)}" for e in rules]
     if state.context.pending_questions:
-        lines += ["", a["questions"] + ":"]
-        lines += [f"{i}. {_short(q)}" for i, q in enumerate(state.context.pending_questions, 1)]
-    lines += ["", a["record"]]
+        lines += ["", agent("questions") + ":"]
+        lines += [f"{q.id}. {_short(q.text)}" for q in state.context.pending_questions]
+    lines += ["", agent("record")]
     if others:
-        lines.append(f"- {t['elsewhere']}: {_short(others_line(others))}")
+        lines.append(f"- {say('elsewhere')}: {_short(others_line(others))}")
     text = "\n".join(lines)
     # the rest, in order of use, while it fits
     order = (TaskStatus.DOING, TaskStatus.TODO, TaskStatus.DONE)
     tasks = sorted(state.tasks, key=lambda x: order.index(x.status))
     rest = [f"- {ICON[x.status]} {x.id}: {_short(x.title)}" for x in tasks]
-    text = _fill(text, f"\n\n### {a['tasks']}", rest, a["more"])
+    text = _fill(text, f"\n\n### {agent('tasks')}", rest, template("agent.more", lang))
     kept = [e for e in state.memory.entries if e.category is not MemoryCategory.FORBIDDEN_ACTION]
     order_m = list(MemoryCategory)
-    notes = [f"- **{t[e.category]}** {_short(e.text)}" for e in sorted(kept, key=lambda e: order_m.index(e.category))]
-    text = _fill(text, "\n\n" + t["memory"], notes, a["rules_more"])
+    notes = [
+        f"- **{category_label(e.category, lang)}** {_short(e.text)}"
+        for e in sorted(kept, key=lambda e: order_m.index(e.category))
+    ]
+    text = _fill(text, "\n\n" + say("memory"), notes, template("agent.rules_more", lang))
     return _bounded(text) + "\n"
 
 

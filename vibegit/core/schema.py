@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vibegit.core.model import Lock, MemoryEntry, State
+from vibegit.core.model import Lock, MemoryEntry, PhaseVisit, Question, State
 
 
 def session_dict(state: State) -> dict[str, Any]:
@@ -35,13 +35,20 @@ def session_dict(state: State) -> dict[str, Any]:
             "total_tasks": state.total_tasks,
             "completed_tasks": state.completed_tasks,
             "status": state.workflow.status.value,
+            "ended_at": state.workflow.ended_at,
+            "error": state.workflow.error,
+            "phases": [visit_dict(v) for v in state.workflow.phases],
+            "removed_tasks": list(state.workflow.removed_tasks),
+            "lessons": list(state.workflow.lessons),
             **state.workflow.extra,
         },
         "context": {
             "goal": state.context.goal,
             "last_action": state.context.last_action,
             "next_action": state.context.next_action,
-            "pending_questions": list(state.context.pending_questions),
+            "pending_questions": [question_dict(q) for q in state.context.pending_questions],
+            "answered_questions": [question_dict(q) for q in state.context.answered_questions],
+            "last_question_id": state.context.next_question_id() - 1,
             **state.context.extra,
         },
         "checkpoint": None
@@ -84,3 +91,15 @@ def entry_dict(entry: MemoryEntry) -> dict[str, Any]:
     if entry.heading is not None:
         data["heading"] = entry.heading
     return {**data, **entry.extra}
+
+
+def question_dict(q: Question) -> dict[str, Any]:
+    """A question: its id (never given again), text, and its answer once answered."""
+    data: dict[str, Any] = {"id": q.id, "question": q.text, "asked_at": q.asked_at}
+    if q.answer is not None:
+        data |= {"answer": q.answer, "answered_at": q.answered_at}
+    return data
+
+
+def visit_dict(v: PhaseVisit) -> dict[str, Any]:
+    return {"phase": v.phase.value, "step": v.step, "at": v.at}

@@ -1,4 +1,4 @@
-"""The agents' hooks (SPEC §8b): ``vibegit hook session-start`` prints the
+"""The agents' hooks: ``vibegit hook session-start`` prints the
 recovery report into the new session's context; ``vibegit hook stop`` keeps
 the agent from ending its turn while this worktree's workflow runs.
 

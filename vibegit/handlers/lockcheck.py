@@ -15,6 +15,8 @@ import os
 import sys
 from dataclasses import dataclass, replace
 
+from vibegit.core import messages
+from vibegit.core.messages import t
 from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.workflows import Summary, belongs_here
@@ -97,18 +99,17 @@ def _rule(state: State, conf: Settings, branch: str | None) -> Block:
     """Why the workflow that holds the lock blocks the commit."""
     name = state.mode.workflow_name or state.workflow.id
     phase = state.mode.phase
-    where = f"phase {phase.value} ({phase.long_name})" if phase else "no phase"
+    messages.use(conf.lang)
+    where = t("block.phase", phase=phase.value, long=phase.long_name) if phase else t("block.no_phase")
     if state.mode.step:
-        where += f", step {state.mode.step}"
+        where += t("block.step", step=state.mode.step)
     task = state.task(state.workflow.current_task or "")
-    doing = f"task {task.id}: {task.title}" if task else "no current task"
+    doing = t("block.task", id=task.id, title=task.title) if task else t("block.no_task")
+    detached = t("block.detached")
     if conf.block_commits == "other-branches":
-        why = (
-            f"commits on {branch or 'a detached HEAD'} are blocked while workflow {name!r} runs on "
-            f"{state.workflow.branch or 'a detached HEAD'} in this worktree (vibegit.blockCommits=other-branches)"
-        )
+        why = t("block.other_branches", here=branch or detached, name=name, there=state.workflow.branch or detached)
     else:
-        why = f"workflow {name!r} holds the lock of {branch or 'this detached HEAD'} (vibegit.blockCommits=always)"
+        why = t("block.always", name=name, branch=branch or t("block.this_detached"))
     return Block(state.workflow.id, f"{why}; {where}; {doing}", UNBLOCK, name)
 
 
@@ -121,12 +122,8 @@ def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branc
         else:
             print(f"vibegit: {ALLOW}=1: commit let through although {block.why}", file=sys.stderr)
         return OK
-    print(f"vibegit: commit blocked: {block.why}.", file=sys.stderr)
-    print(
-        f"vibegit: unblock with {block.fix}; or let this one through with '{ALLOW}=1 git {command}' "
-        "(recorded as an allowed-commit event).",
-        file=sys.stderr,
-    )
+    print(t("block.blocked", why=block.why), file=sys.stderr)
+    print(t("block.unblock", fix=block.fix, allow=ALLOW, command=command), file=sys.stderr)
     if any((repo.git_dir / d).is_dir() for d in ("rebase-merge", "rebase-apply")):
         print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
     return REFUSED

@@ -1,4 +1,4 @@
-"""The agents' files (SPEC §8b): vibegit's hooks in their settings, its
+"""The agents' files: vibegit's hooks in their settings, its
 ``/vibe-*`` commands, its block in AGENTS.md / CLAUDE.md / GEMINI.md and its
 MCP server in their config; install, check, uninstall.
 

@@ -17,7 +17,8 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -169,6 +170,14 @@ def find_repo(cwd: Path | None = None) -> Repo:
     where = cwd or Path.cwd()
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
+    if proc.returncode != 0 and b"dubious ownership" in proc.stderr:
+        advice = next(
+            (x.strip() for x in proc.stderr.decode(errors="replace").splitlines() if "safe.directory" in x), ""
+        )
+        raise BadInput(
+            f"{where}: git refuses this repository: it is owned by another user (git's 'dubious ownership'); "
+            f"if you trust it, tell git so: {advice or 'git config --global --add safe.directory PATH'}"
+        )
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
     here = Path(cwd or Path.cwd())
@@ -535,9 +544,27 @@ def network_env() -> dict[str, str]:
     return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
 
 
-def spawn(repo: Repo, *args: str) -> subprocess.Popen[bytes]:
-    """Start ``git ARGS`` and go on; the caller reads its stdout (stderr is dropped)."""
-    return subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+@contextmanager
+def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+    """Run ``git ARGS`` while the block runs, its output going to temporary
+    files (a full pipe would stop it halfway); the block gets a function that
+    waits for it and returns its output (a failure: one readable line)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
+
+        def result() -> bytes:
+            code = proc.wait()
+            out.seek(0)
+            err.seek(0)
+            done = subprocess.CompletedProcess(args, code, out.read(), err.read())
+            if code:
+                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
+            return done.stdout
+
+        try:
+            yield result
+        finally:
+            proc.wait()  # never left running
 
 
 _detached: list[subprocess.Popen[bytes]] = []  # kept, so that none is reaped (or warned about) while it runs
@@ -585,7 +612,9 @@ def head_commit(repo: Repo) -> str | None:
 
 
 def head_tree(repo: Repo) -> str | None:
-    return resolve(repo, "HEAD^{tree}")
+    """HEAD's tree, None on an unborn branch (asked of the shared reader)."""
+    found = reader(repo).get("HEAD^{tree}")
+    return found[1] if found is not None and found[0] == "tree" else None
 
 
 def reflog_tip(repo: Repo, ref: str) -> str | None:

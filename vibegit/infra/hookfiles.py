@@ -1,4 +1,4 @@
-"""``vibegit install`` / ``uninstall``: the raw git hooks (SPEC §8).
+"""``vibegit install`` / ``uninstall``: the raw git hooks.
 
 Hooks go where git really looks (``git rev-parse --git-path hooks``, which
 honours ``core.hooksPath`` and linked worktrees). Each is a small POSIX sh

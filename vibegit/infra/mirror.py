@@ -1,4 +1,4 @@
-"""The working copy of the state in the working tree (SPEC §4).
+"""The working copy of the state in the working tree.
 
 After each event the state files are written to the mirror directory
 (``project_document/.ai_state`` by default), which is listed in
@@ -14,22 +14,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from vibegit.core import workflows
+from vibegit.core.messages import t
 from vibegit.core.model import Env, Lock, State
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, VibegitError
+from vibegit.errors import BadInput, Refused, VibegitError
 from vibegit.infra import fs, git
 from vibegit.infra.formats import (
     CHECKPOINT,
+    COMPLETION,
     CONTEXT,
     KANBAN,
+    KNOWLEDGE,
     LOCK,
     MAX_FILE_BYTES,
     MEMORY,
     PARSERS,
     SESSION,
+    SHARED_FILES,
     STATE_FILES,
     derived_context_differs,
+    parse_all,
     parse_context,
+    parse_doc,
     parse_kanban,
     parse_lock,
     parse_memory,
@@ -133,7 +139,14 @@ def adopt(
     shown = _shown(repo)
     there = exists(repo, settings)
     state = current.state
-    if not shown.commits or not there:
+    if not there:
+        return state
+    if not shown.commits:  # vibegit never wrote this mirror: the knowledge docs found there are the user's
+        for name in KNOWLEDGE:
+            rel = _rel(settings, name)
+            disk = _read(repo, rel)
+            if disk is not None and disk != current.files.get(name):
+                state = _adopt_one(repo, name, disk, rel, state, notices)
         return state
     base = shown.commits[0]
     written = _Written(repo, cat, shown, loaded)
@@ -144,20 +157,18 @@ def adopt(
         disk = _read(repo, rel)
         if disk is None:
             if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
-                notices.append(
-                    f"{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)"
-                )
+                notices.append(t("mirror.lock_deleted", rel=rel))
             continue
         if disk == now.get(name) or written.ours(name, disk):
             continue  # the branch's already, or unchanged (perhaps left by a write cut short by a kill)
-        if name != MEMORY and shown.workflow != current.id:
+        if name not in SHARED_FILES and shown.workflow != current.id:
             _keep_beside(
                 repo,
                 rel,
                 disk,
                 ".edited",
                 notices,
-                f"your edit of {rel} is for workflow {shown.workflow or '(none)'}, not {current.id or 'this event'}",
+                t("mirror.other_workflow", rel=rel, shown=shown.workflow or "-", current=current.id or "-"),
             )
             continue
         if loaded.head != base and now.get(name) != base_files.get(name):
@@ -167,7 +178,7 @@ def adopt(
                 disk,
                 ".conflict",
                 notices,
-                f"your edit of {rel} conflicts with a newer state from elsewhere",
+                t("mirror.conflict", rel=rel),
             )
             continue
         state = _adopt_one(repo, name, disk, rel, state, notices)
@@ -179,7 +190,7 @@ def _keep_beside(repo: git.Repo, rel: str, data: bytes, suffix: str, notices: li
     kept = fs.free_name(repo.toplevel, rel, suffix, data)
     if kept is not None:
         fs.write(repo.toplevel, kept, data)
-    notices.append(f"{why}; kept as {(kept or rel + suffix).rsplit('/', 1)[-1]} beside it")
+    notices.append(t("mirror.kept_beside", why=why, name=(kept or rel + suffix).rsplit("/", 1)[-1]))
 
 
 def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, notices: list[str]) -> State:
@@ -199,7 +210,7 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
         current = edited.workflow.current_task
         if current and state.task(current) is None:
             raise BadInput(f"{rel}: workflow.current_task: unknown task {current!r}")
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(
             state,
             session=replace(edited.session, id=edited.session.id or state.session.id),
@@ -210,16 +221,18 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
             extra=edited.extra,
         )
     if name == KANBAN:
-        notices.append(f"adopted your edit of {rel}")
-        return replace(state, tasks=parse_kanban(disk, rel))
+        notices.append(t("mirror.adopted", rel=rel))
+        tasks = parse_kanban(disk, rel)
+        kept = {x.id for x in tasks}
+        gone = tuple(x.id for x in state.tasks if x.id not in kept)  # removed by hand: never given again
+        removed = tuple(dict.fromkeys((*state.workflow.removed_tasks, *gone)))
+        return replace(state, tasks=tasks, workflow=replace(state.workflow, removed_tasks=removed))
     if name == CONTEXT:
         goal, notes = parse_context(disk, rel)
         if derived_context_differs(disk.decode(), state):
-            _keep_beside(
-                repo, rel, disk, ".edited", notices, f"{rel}: only Goal and Notes are adopted (the rest is generated)"
-            )
+            _keep_beside(repo, rel, disk, ".edited", notices, t("mirror.goal_notes_only", rel=rel))
         else:
-            notices.append(f"adopted your edit of {rel}")
+            notices.append(t("mirror.adopted", rel=rel))
         return replace(state, notes=notes, context=replace(state.context, goal=goal or state.context.goal))
     if name == LOCK:
         lock = parse_lock(disk, rel)
@@ -230,25 +243,22 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
                 disk,
                 ".edited",
                 notices,
-                f"{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)",
+                t("mirror.lock_by_hand", rel=rel),
             )
             return state
         if (lock.locked, lock.paused) != (state.lock.locked, state.lock.paused):
             raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
-        notices.append(f"adopted your edit of {rel}")
+        notices.append(t("mirror.adopted", rel=rel))
         return replace(state, lock=lock)
     if name == MEMORY:
-        notices.append(f"adopted your edit of {rel}")
-        return replace(state, memory=parse_memory(disk, rel))
-    assert name == CHECKPOINT
-    _keep_beside(
-        repo,
-        rel,
-        disk,
-        ".edited",
-        notices,
-        f"{rel} is generated from session.yaml (edit its checkpoint: section instead)",
-    )
+        notices.append(t("mirror.adopted", rel=rel))
+        return replace(state, memory=replace(parse_memory(disk, rel), docs=state.memory.docs))
+    if name in KNOWLEDGE:
+        notices.append(t("mirror.adopted", rel=rel))
+        return replace(state, memory=replace(state.memory, docs={**state.memory.docs, name: parse_doc(disk, rel)}))
+    assert name in (CHECKPOINT, COMPLETION)
+    how = t("mirror.edit_checkpoint") if name == CHECKPOINT else t("mirror.is_completion")
+    _keep_beside(repo, rel, disk, ".edited", notices, t("mirror.generated", rel=rel, how=how))
     return state
 
 
@@ -278,13 +288,99 @@ def write(
                     same = False  # a link or an oversized file: the write says what is wrong
                 if not same:
                     fs.write(top, rel, data)
-            else:
+            elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
                 found = fs.lstat(top, rel)
                 if found is not None and stat.S_ISREG(found.st_mode):
                     fs.remove(top, rel)
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput) as err:
-        notices.append(f"the event is recorded, but the mirror {settings.mirror_dir} was not updated: {err}")
+        notices.append(t("mirror.not_updated", mirror=settings.mirror_dir, error=err))
+
+
+SKILL_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, *SHARED_FILES)  # what an earlier set-up may have left
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """State files in the mirror that vibegit never wrote there: an earlier
+    skill-based set-up's (``vibegit adopt`` imports them)."""
+
+    files: dict[str, bytes]
+    tracked: tuple[str, ...]  # those of them git tracks (relative to the top directory)
+
+    def describe(self, settings: Settings) -> str:
+        try:
+            state = parse_session(self.files[SESSION], _rel(settings, SESSION)) if SESSION in self.files else None
+        except BadInput:
+            state = None
+        name = state.mode.workflow_name if state is not None else None
+        lock = b"locked: true" in self.files.get(LOCK, b"")
+        if state is not None and name:
+            what = t("mirror.foreign_workflow", name=name, status=t(f"status.{state.workflow.status.value}"))
+        else:
+            what = t("mirror.foreign_files")
+        return (
+            t("mirror.foreign", mirror=settings.mirror_dir, what=what)
+            + (t("mirror.foreign_locked") if lock else "")
+            + (t("mirror.foreign_tracked", n=len(self.tracked)) if self.tracked else "")
+        )
+
+
+def foreign(repo: git.Repo, settings: Settings) -> Foreign | None:
+    """The mirror's state files when vibegit never wrote this mirror and a
+    ``session.yaml`` or ``workflow.lock`` is there; None otherwise (also when
+    the mirror is unreadable: the event's write says why)."""
+    if _shown(repo).commits:
+        return None
+    try:
+        if not exists(repo, settings):
+            return None
+        files = {name: data for name in SKILL_FILES if (data := _read(repo, _rel(settings, name))) is not None}
+    except BadInput:
+        return None
+    if SESSION not in files and LOCK not in files:
+        return None
+    listed = repo.git("ls-files", "-z", "--", *(_rel(settings, name) for name in files), check=False).stdout
+    tracked = tuple(p for p in listed.decode(errors="replace").split("\0") if p)
+    return Foreign(files, tracked)
+
+
+def refuse_foreign(repo: git.Repo, settings: Settings, has_workflows: bool) -> list[str]:
+    """No event writes over an earlier set-up's state files while the state
+    branch has no workflow yet (the moment of switching to vibegit): it says
+    what is there and that 'vibegit adopt' imports it. When the state branch
+    has workflows already (a clone of a project whose earlier set-up was
+    adopted, its copies still tracked), the write goes on; the notices say so."""
+    found = foreign(repo, settings)
+    if found is None:
+        return []
+    if not has_workflows:
+        raise Refused(t("mirror.refused", what=found.describe(settings), mirror=settings.mirror_dir))
+    if not found.tracked:
+        return []
+    return [
+        t("mirror.rewrote", what=found.describe(settings), branch=settings.state_branch, mirror=settings.mirror_dir)
+    ]
+
+
+def read_foreign(found: Foreign, settings: Settings) -> State:
+    """The earlier set-up's state, parsed (exit 2 with file and line when a file does not parse)."""
+    files = {name: data for name, data in found.files.items()}
+    if SESSION not in files:
+        raise BadInput(f"{_rel(settings, SESSION)}: missing; the set-up there has a workflow.lock but no session")
+    return parse_all(files, f"{settings.mirror_dir}/")
+
+
+def knowledge_on_disk(repo: git.Repo, settings: Settings, state: State) -> State:
+    """``state`` with the knowledge docs of the mirror (conventions.md,
+    decisions.md) as the next event will adopt them."""
+    docs = dict(state.memory.docs)
+    for name in KNOWLEDGE:
+        rel = _rel(settings, name)
+        disk = _read(repo, rel)
+        if disk is not None:
+            docs[name] = parse_doc(disk, rel)
+    return replace(state, memory=replace(state.memory, docs=docs))
 
 
 def ensure_excluded(repo: git.Repo, settings: Settings) -> None:
@@ -317,6 +413,9 @@ def show(
         there = exists(repo, settings)
     except BadInput:
         return
+    if foreign(repo, settings) is not None:
+        say(t("mirror.left_foreign", mirror=settings.mirror_dir))
+        return
     if shown.commits and there and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)
         for name in STATE_FILES:
@@ -325,10 +424,7 @@ def show(
             except BadInput:
                 disk = None
             if disk is not None and not written.ours(name, disk):
-                say(
-                    f"{settings.mirror_dir}/{name} has edits of yours; the mirror is left as it is "
-                    "until the next event adopts them."
-                )
+                say(t("mirror.has_edits", mirror=settings.mirror_dir, name=name))
                 return
     rewrite(repo, settings, cat, commit, workflow_id, say)
 

@@ -1,4 +1,4 @@
-"""The state branch's remote copies (SPEC §9): fetch it into
+"""The state branch's remote copies: fetch it into
 ``refs/vibegit/remote/<remote>`` (the user's remote-tracking refs and
 FETCH_HEAD are left alone), push it fast-forward only, fetch a checkpoint's
 commit, and read the locks of the copies already fetched, which the
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the pre-push hook asks state_remote: the state model and fo
 
 
 def state_remote(repo: git.Repo, settings: Settings, given: str | None = None, found: git.Remotes | None = None) -> str:
-    """Where the state branch belongs (SPEC §9): ``--remote`` when given, else
+    """Where the state branch belongs: ``--remote`` when given, else
     ``git config vibegit.remote``, else the current branch's upstream remote,
     else origin (or the only remote). Pushes, fetches and takeovers ask here
     (``found``: the remotes, when the caller has read them)."""

@@ -1,4 +1,4 @@
-"""Secrets stay home (SPEC §10): scan exactly what a push of the state branch
+"""Secrets stay home: scan exactly what a push of the state branch
 would publish that is new, and take it out again (``sync --redact``).
 
 What is new, per state commit the remote does not have yet (not reachable

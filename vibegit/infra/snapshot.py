@@ -1,4 +1,4 @@
-"""Snapshots of uncommitted work (SPEC §3, §9).
+"""Snapshots of uncommitted work.
 
 A snapshot is the tree of the working tree as ``git add -A`` would stage it:
 staged, unstaged and untracked-but-not-ignored files. It is built through a
@@ -67,28 +67,29 @@ def working_tree(repo: git.Repo) -> str:
 
 def take(repo: git.Repo) -> str | None:
     """A snapshot of uncommitted work, or None when the tree equals HEAD's."""
-    # HEAD's tree is read while ``git add`` runs: the checkpoint is latency-bound.
-    head = git.spawn(repo, "rev-parse", "-q", "--verify", "HEAD^{tree}")
+    base = head_tree(repo)  # asked of the command's cat-file process: no git process of its own
     try:
-        tree = working_tree(repo)
+        with temp_index(repo, copy=True) as env:
+            git.run(["add", "-A"], cwd=repo.toplevel, env=env)
+            # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
+            with git.background([*_DIFF_INDEX, base], cwd=repo.toplevel, env=env) as changed:
+                tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
+                raw = changed()
     except GitError as err:
         raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
-    finally:
-        head_tree = head.communicate()[0].decode().strip()
-    base = head_tree or empty_tree(repo)
     if tree == base:
         return None
-    check_sizes(repo, base, tree)
+    check_sizes(repo, parse_raw(raw))
     return tree
 
 
 MAX_FILE = 50 << 20  # a snapshot travels with every push of the state branch
 
 
-def check_sizes(repo: git.Repo, base: str, tree: str) -> None:
+def check_sizes(repo: git.Repo, changes: dict[str, Change]) -> None:
     """Refuse a snapshot that would carry a file over MAX_FILE to the remote
     (sized in the working tree it was just built from: no extra git process)."""
-    for path, change in diff(repo, base, tree).items():
+    for path, change in changes.items():
         if change.new is None or not change.new.mode.startswith("100"):
             continue
         try:
@@ -148,12 +149,17 @@ class Change(NamedTuple):
     new: Side | None
 
 
+_DIFF_INDEX = ["diff-index", "--cached", "-r", "-z", "--no-renames", "--no-ext-diff"]
+
+
 def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
     """Paths that differ between trees ``a`` and ``b`` (no rename detection)."""
-    raw = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout.decode(
-        errors="surrogateescape"
-    )
-    parts = raw.split("\0")
+    return parse_raw(repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout)
+
+
+def parse_raw(out: bytes) -> dict[str, Change]:
+    """The changes of git's ``-z`` raw diff output, by path."""
+    parts = out.decode(errors="surrogateescape").split("\0")
     changes: dict[str, Change] = {}
     i = 0
     while i + 1 < len(parts):
@@ -429,18 +435,47 @@ def apply(repo: git.Repo, p: Plan, snapshot: str, writes: list[str], deletes: li
             fs.write(top, change.path, data, (0o777 if change.new.mode == "100755" else 0o666) & ~umask)
 
 
-def observe(repo: git.Repo, state: State, compare: bool = True) -> Observed | None:
-    """Where the checkpoint's line is now and, with ``compare``, whether its
-    snapshot matches the working tree (that scans the working tree, so the
-    git hooks leave it out); None without a checkpoint."""
+COMPARE_LIMIT = 5_000  # index entries: above, the report compares the working tree only when asked
+
+
+def tracked_files(repo: git.Repo) -> int | None:
+    """How many entries the index holds, from its 12-byte header (None when
+    unreadable or not an index): the cheap measure of what a comparison scans."""
+    try:
+        with open(repo.git_dir / "index", "rb") as f:
+            head = f.read(12)
+    except FileNotFoundError:
+        return 0
+    except OSError:
+        return None
+    if len(head) < 12 or head[:4] != b"DIRC":
+        return None
+    return int.from_bytes(head[8:12], "big")
+
+
+def observe(repo: git.Repo, state: State, compare: bool | None = None, taken: str | None = None) -> Observed | None:
+    """Where the checkpoint's line is now and whether its snapshot matches
+    the working tree; None without a checkpoint.
+
+    Comparing scans the whole working tree (``git add -A`` on a scratch
+    index), so it runs when ``compare`` asks for it, or, with ``compare``
+    None, when the index holds at most COMPARE_LIMIT entries (the git hooks
+    pass False). ``taken`` is a snapshot this command just took of the
+    working tree: a checkpoint whose snapshot it is matches without a scan."""
     k = state.checkpoint
     if k is None:
         return None
     where = locate(repo.toplevel, k.file, k.line, k.line_text)
-    same = None
-    if k.snapshot and compare:
-        try:
-            same = matches(repo, k.snapshot)
-        except GitError:
-            same = None
-    return Observed(where.state if where else "", where.line if where else None, same)
+    same, skipped = None, 0
+    if k.snapshot and taken is not None and k.snapshot == taken:
+        same = True
+    elif k.snapshot and compare is not False:
+        files = tracked_files(repo) if compare is None else 0
+        if files is not None and files > COMPARE_LIMIT:
+            skipped = files
+        else:
+            try:
+                same = matches(repo, k.snapshot)
+            except GitError:
+                same = None
+    return Observed(where.state if where else "", where.line if where else None, same, skipped)

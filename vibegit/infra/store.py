@@ -26,17 +26,18 @@ from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
 from vibegit.infra.formats import (
     CHECKPOINT,
+    COMPLETION,
     CONTEXT,
     KANBAN,
     LOCK,
-    MEMORY,
     SESSION,
+    SHARED_FILES,
     STATE_FILES,
     index,
     parse_all,
     parse_index,
-    parse_memory,
     parse_session,
+    parse_shared,
     render_all,
     render_index,
 )
@@ -49,7 +50,7 @@ INDEX_FILE = index.NAME
 WORKFLOWS = "workflows"  # workflows/<id>/: the seed's files of one workflow, and its snapshot/
 BRANCHES = "branches"  # branches/<key>: ids of the active workflows bound to a branch (the hooks' fast path)
 SNAPSHOT = "snapshot"  # the tree entry of a workflow that holds the snapshot of uncommitted work
-WORKFLOW_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT)
+WORKFLOW_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, COMPLETION)
 # An older vibegit reads session.yaml at the root: this one tells it, in its own error line, to upgrade.
 TOMBSTONE = (
     "# vibegit state format 2: each workflow is in workflows/<id>/; see index.yaml and the README\n"
@@ -77,7 +78,7 @@ class Loaded:
     head: str | None  # None before the first event
     tree: tuple[git.TreeEntry, ...]  # the root's entries
     memory: Memory
-    memory_file: bytes | None
+    shared: dict[str, bytes]  # the shared files as they are: memory.yaml, conventions.md, decisions.md
     index: tuple[Summary, ...]
     version: int
     where: str  # how errors name it: "vibegit/state:"
@@ -85,8 +86,7 @@ class Loaded:
 
     def fresh(self) -> Flow:
         """No workflow: the shared memory only (a new workflow starts from it)."""
-        files = {MEMORY: self.memory_file} if self.memory_file is not None else {}
-        return Flow("", (), files, State(memory=self.memory))
+        return Flow("", (), dict(self.shared), State(memory=self.memory))
 
 
 def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry, ...]:
@@ -135,37 +135,44 @@ def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Lo
 
 def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
     tree = _entries(repo, cat, f"{commit}^{{tree}}")
-    root = _blobs(cat, tree, (FORMAT_FILE, MEMORY, INDEX_FILE, *WORKFLOW_FILES))
-    memory_file = root.get(MEMORY)
-    memory = parse_memory(memory_file, where + MEMORY) if memory_file is not None else Memory()
+    root = _blobs(cat, tree, (FORMAT_FILE, *SHARED_FILES, INDEX_FILE, *WORKFLOW_FILES))
+    shared = {name: data for name, data in root.items() if name in SHARED_FILES}
+    memory = parse_shared(shared, where)
     if FORMAT_FILE not in root:
-        return _legacy(commit, tree, root, memory, where)
+        return _legacy(commit, tree, root, memory, shared, where)
     version = root[FORMAT_FILE].decode(errors="replace").strip()
     if version != str(FORMAT):
         raise BadInput(
             f"{where}{FORMAT_FILE}: state format {version[:20]!r} is not {FORMAT}: upgrade vibegit to read it"
         )
     listed = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
-    return Loaded(commit, tree, memory, memory_file, listed, FORMAT, where)
+    return Loaded(commit, tree, memory, shared, listed, FORMAT, where)
 
 
-def _legacy(commit: str, tree: tuple[git.TreeEntry, ...], root: dict[str, bytes], memory: Memory, where: str) -> Loaded:
+def _legacy(
+    commit: str,
+    tree: tuple[git.TreeEntry, ...],
+    root: dict[str, bytes],
+    memory: Memory,
+    shared: dict[str, bytes],
+    where: str,
+) -> Loaded:
     """vibegit 0.1's layout: one workflow's files at the root (read as they are; the next event upgrades)."""
     state = parse_all(root, where)
     if SESSION not in root or state.workflow.status is Status.INIT:
-        return Loaded(commit, tree, memory, root.get(MEMORY), (), 1, where)
+        return Loaded(commit, tree, memory, shared, (), 1, where)
     workflow_id = state.workflow.id or legacy_id(state)
     state = replace(state, workflow=replace(state.workflow, id=workflow_id))
-    files = {name: data for name, data in root.items() if name in (*WORKFLOW_FILES, MEMORY)}
+    files = {name: data for name, data in root.items() if name in (*WORKFLOW_FILES, *SHARED_FILES)}
     flow = Flow(workflow_id, tuple(e for e in tree if e.name in (*WORKFLOW_FILES, SNAPSHOT)), files, state)
-    return Loaded(commit, tree, memory, root.get(MEMORY), (workflows.summarize(state),), 1, where, flow)
+    return Loaded(commit, tree, memory, shared, (workflows.summarize(state),), 1, where, flow)
 
 
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
     """The state branch at its tip (``head``: the tip as ``publish`` read it)."""
     found = cat.get(settings.state_ref if head == "" else head) if head is not None else None
     if found is None:
-        return Loaded(None, (), Memory(), None, (), FORMAT, f"{settings.state_branch}:")
+        return Loaded(None, (), Memory(), {}, (), FORMAT, f"{settings.state_branch}:")
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
     return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
@@ -228,7 +235,7 @@ def flow(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> 
         if state.workflow.id != workflow_id:
             raise BadInput(f"{where}session.yaml: workflow.id {state.workflow.id!r:.60} is not the directory's name")
         cached = _remember((sub.oid, where), Flow(workflow_id, tree, files, state))
-    files = {**cached.files, MEMORY: loaded.memory_file} if loaded.memory_file is not None else cached.files
+    files = {**cached.files, **loaded.shared}
     return Flow(workflow_id, cached.tree, files, replace(cached.state, memory=loaded.memory))
 
 
@@ -244,16 +251,16 @@ def write_tree(
     workflow written to ``workflows/<id>/`` (``old``: its part before; None:
     the event changed the shared memory only), the shared memory at the root."""
     files = render_all(state)
-    memory_text = files.pop(MEMORY, None)
+    shared = {name: files.pop(name) for name in SHARED_FILES if name in files}
     changed: dict[str, str] = {}
     listed = loaded.index
     if old is not None:
         changed[state.workflow.id] = workflow_tree(repo, old.tree, files, trees)
         listed = (*(s for s in listed if s.id != state.workflow.id), workflows.summarize(state))
-    return assemble(repo, cat, loaded, changed, listed, memory_text), listed
+    return assemble(repo, cat, loaded, changed, listed, shared), listed
 
 
-KNOWN = (FORMAT_FILE, SESSION, MEMORY, INDEX_FILE, BRANCHES, WORKFLOWS)  # the root's own entries
+KNOWN = (FORMAT_FILE, SESSION, *SHARED_FILES, INDEX_FILE, BRANCHES, WORKFLOWS)  # the root's own entries
 
 
 def assemble(
@@ -262,11 +269,11 @@ def assemble(
     loaded: Loaded,
     changed: dict[str, str],
     listed: tuple[Summary, ...],
-    memory_text: str | None,
+    shared: dict[str, str],
     extra: list[git.TreeEntry] | None = None,
 ) -> str:
     """A root tree: ``loaded``'s, with the workflow directories ``changed``
-    (id -> tree), the index ``listed`` and its branches/, the shared memory;
+    (id -> tree), the index ``listed`` and its branches/, the shared files;
     ``extra`` replaces the root's other entries. A format-1 state comes out
     upgraded (its workflow moved in as it was), its history kept."""
     if loaded.version == FORMAT:
@@ -286,10 +293,11 @@ def assemble(
     root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n")
     root[SESSION] = _blob(repo, SESSION, TOMBSTONE)
     root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed))
-    if memory_text is not None:
-        root[MEMORY] = _blob(repo, MEMORY, memory_text)
-    else:
-        root.pop(MEMORY, None)
+    for name in SHARED_FILES:
+        if name in shared:
+            root[name] = _blob(repo, name, shared[name])
+        else:
+            root.pop(name, None)
     bound = workflows.bound_keys(listed)
     if bound:
         branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids)) for key, ids in bound.items()]
@@ -316,17 +324,16 @@ def rewritten(
     listed: list[Summary] = []
     for f in flows(repo, cat, loaded):
         state = fix(replace(f.state, memory=Memory()))
-        files = render_all(state)
-        files.pop(MEMORY, None)
+        files = {name: text for name, text in render_all(state).items() if name not in SHARED_FILES}
         snap = next((e for e in f.tree if e.name == SNAPSHOT and e.mode == "40000"), None)
         trees: dict[str, str | None] = {SNAPSHOT: snapshots[snap.oid]} if snap and snap.oid in snapshots else {}
         changed[f.id] = workflow_tree(repo, tuple(e for e in f.tree if e.oid not in drop), files, trees)
         listed.append(workflows.summarize(state))
-    memory_text = None
-    if loaded.memory_file is not None:
-        memory_text = render_all(fix(State(memory=loaded.memory))).get(MEMORY)
+    shared = {}
+    if loaded.shared:
+        shared = {k: v for k, v in render_all(fix(State(memory=loaded.memory))).items() if k in SHARED_FILES}
     extra = [e for e in loaded.tree if e.name not in (*KNOWN, *WORKFLOW_FILES, SNAPSHOT) and e.oid not in drop]
-    return assemble(repo, cat, loaded, changed, tuple(listed), memory_text, extra)
+    return assemble(repo, cat, loaded, changed, tuple(listed), shared, extra)
 
 
 def _blob(repo: git.Repo, name: str, text: str) -> git.TreeEntry:

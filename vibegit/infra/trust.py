@@ -1,4 +1,4 @@
-"""The user's trust in a project's hook commands (SPEC §10).
+"""The user's trust in a project's hook commands.
 
 ``.vibegit/hooks.yaml`` is project content: whoever wrote the clone, the
 branch just checked out or the pull request under review wrote it. Its

@@ -1,4 +1,4 @@
-"""Lifecycle hook commands (SPEC §5; the Lifecycle skill's onInit … onLearn).
+"""Lifecycle hook commands (the Lifecycle skill's sixteen hooks, onInit … onLearn, all of them).
 
 Users configure shell commands per hook, locally only:
 
@@ -33,33 +33,41 @@ from vibegit.infra.formats import YamlDoc
 
 HOOK_NAMES = (
     "onInit",
+    "onContextLoad",
+    "onMemoryLoad",
     "onPhaseEnter",
     "onPhaseExit",
     "onTaskStart",
     "onTaskComplete",
+    "onTodoUpdate",
     "onPause",
     "onResume",
     "onCheckpoint",
     "onBeforeComplete",
     "onComplete",
     "onError",
+    "onDocChange",
     "onLearn",
 )
 _BY_LOWER = {name.lower(): name for name in HOOK_NAMES}
 
-# event name -> the hooks it runs, in order
+# event name -> the hooks it runs, in order (the moments the Lifecycle skill names)
 EVENT_HOOKS: dict[str, tuple[str, ...]] = {
-    "start": ("onInit", "onPhaseEnter"),
+    "start": ("onInit", "onContextLoad", "onMemoryLoad", "onPhaseEnter"),
     "phase": ("onPhaseExit", "onPhaseEnter"),
-    "task-start": ("onTaskStart",),
-    "task-done": ("onTaskComplete",),
+    "task-add": ("onTodoUpdate",),
+    "task-start": ("onTaskStart", "onTodoUpdate"),
+    "task-done": ("onTaskComplete", "onTodoUpdate"),
     "pause": ("onPause", "onCheckpoint"),
-    "resume": ("onResume",),
+    "resume": ("onResume", "onContextLoad", "onMemoryLoad"),
     "checkpoint": ("onCheckpoint",),
-    "complete": ("onComplete",),
+    "complete": ("onComplete", "onLearn"),
     "fail": ("onError",),
-    "learn": ("onLearn",),
+    "learn": ("onDocChange", "onLearn"),
 }
+
+# hooks that run once for each item of their event, the item in the payload under this key
+EACH = {"onDocChange": "file", "onLearn": "lesson"}
 
 HOOKS_FILE = ".vibegit/hooks.yaml"
 NOT_TRUSTED = f"{HOOKS_FILE}: not trusted: run 'vibegit trust' after reading it (its commands were skipped)"
@@ -216,6 +224,8 @@ def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
             "VIBEGIT_TASK": data["task"] or "",
             "VIBEGIT_COMMIT": data["commit"] or "",
             "VIBEGIT_STATUS": data["status"] or "",
+            "VIBEGIT_FILE": str(data.get("file") or ""),
+            "VIBEGIT_LESSON": str(data.get("lesson") or ""),
         }
     )
     return env
@@ -264,12 +274,24 @@ def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
         pass
 
 
-def run(hooks: Hooks, names: tuple[str, ...], data: dict[str, Any], repo: git.Repo) -> list[Outcome]:
-    """Run the hooks ``names`` in order; every one runs even when one fails."""
+def run(
+    hooks: Hooks,
+    names: tuple[str, ...],
+    data: dict[str, Any],
+    repo: git.Repo,
+    each: dict[str, tuple[str, ...]] | None = None,
+) -> list[Outcome]:
+    """Run the hooks ``names`` in order; every one runs even when one fails.
+    A hook of ``EACH`` runs once for each of its items in ``each`` (the doc
+    that changed, the lesson learned), and not at all without one."""
     outcomes = []
     for name in names:
-        for hook in hooks.commands.get(name, ()):
-            outcomes.append(execute(hook, data, str(repo.toplevel), hooks.timeout))
+        key = EACH.get(name)
+        items: tuple[str | None, ...] = (each or {}).get(name, ()) if key else (None,)
+        for item in items:
+            sent = data if key is None else {**data, key: item}
+            for hook in hooks.commands.get(name, ()):
+                outcomes.append(execute(hook, sent, str(repo.toplevel), hooks.timeout))
     return outcomes
 
 

@@ -9,7 +9,8 @@ import stat
 from pathlib import Path
 
 from vibegit.core.anchors import Where, relocate
-from vibegit.core.learn import DEFAULT_DOCS, DocChange, extract
+from vibegit.core.learn import KNOWLEDGE_DOCS, DocChange, extract, is_knowledge_doc, watched
+from vibegit.core.messages import t
 from vibegit.core.model import Checkpoint, State
 from vibegit.core.text import check_relative_path
 from vibegit.errors import BadInput
@@ -59,12 +60,14 @@ def anchor(top_dir: Path, file: str | None, line: int | None, action: str | None
     return Checkpoint(file=rel, line=line, line_text=text, action=action)
 
 
-def watched_docs(repo: git.Repo) -> tuple[str, ...]:
-    """``vibegit.learn.docs``: multi-valued and/or comma-separated; the defaults otherwise."""
-    values = [p.strip() for line in git.config_values(repo, "vibegit.learn.docs") for p in line.split(",")]
-    docs = tuple(dict.fromkeys(v for v in values if v)) or DEFAULT_DOCS
-    for doc in docs:
-        check_relative_path(doc, f"git config vibegit.learn.docs: {doc}")
+def learn_setting(repo: git.Repo, mirror_dir: str) -> tuple[str, ...] | None:
+    """The docs to learn from: ``git config vibegit.learn`` (several values or
+    comma-separated; "" or false switches learning off), else the older
+    ``vibegit.learn.docs``, else the defaults. None: learning is off."""
+    values = git.config_values(repo, "vibegit.learn") or git.config_values(repo, "vibegit.learn.docs")
+    docs = watched(values or None, mirror_dir)  # [""]: set to nothing (off); []: unset
+    for doc in docs or ():
+        check_relative_path(doc, t("learn.setting", doc=doc))
     return docs
 
 
@@ -72,29 +75,61 @@ def blob_id(repo: git.Repo, data: bytes) -> str:
     return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
 
 
-def changed_docs(repo: git.Repo, state: State, notices: list[str]) -> tuple[DocChange, ...]:
-    """The watched docs whose rules differ from what they taught last time
-    (a doc edited outside its items teaches nothing new: no event)."""
+def in_state(path: str, mirror_dir: str) -> str | None:
+    """The name of a knowledge doc kept on the state branch (``conventions.md``
+    in the mirror folder), or None for a doc of the working tree."""
+    folder, _, name = path.rpartition("/")
+    return name if folder == mirror_dir and name in KNOWLEDGE_DOCS else None
+
+
+def _change(repo: git.Repo, state: State, rel: str, data: bytes) -> DocChange | None:
+    """What ``rel`` teaches now, when that differs from what it taught last time
+    (a doc edited outside its rules teaches nothing new: no event)."""
+    oid = blob_id(repo, data)
+    if oid == state.memory.learned.get(rel):
+        return None
+    items = extract(data.decode("utf-8", errors="replace"), every_item=is_knowledge_doc(rel))
+    taught = {(e.heading, e.text, e.category) for e in state.memory.entries if e.source == rel}
+    if {(i.heading, i.text, i.category) for i in items} == taught:
+        return None
+    return DocChange(rel, oid, items)
+
+
+def changed_docs(
+    repo: git.Repo, state: State, docs: tuple[str, ...], mirror_dir: str, notices: list[str]
+) -> tuple[DocChange, ...]:
+    """The docs of the working tree among ``docs`` whose rules changed. A doc
+    that is not there is no change: what it taught stays (it may be on
+    another branch, or this clone may not have it)."""
     top = repo.toplevel.resolve()
     changes: list[DocChange] = []
-    for rel in watched_docs(repo):
+    for rel in docs:
+        if in_state(rel, mirror_dir):
+            continue  # read from the state (knowledge_changes)
         path = repo.toplevel / rel
-        known = state.memory.learned.get(rel)
-        taught = {(e.heading, e.text) for e in state.memory.entries if e.source == rel}
         if not path.is_file():
-            if taught:
-                changes.append(DocChange(rel, None, ()))
             continue
         if top not in path.resolve().parents:
-            notices.append(f"{rel}: resolves outside the repository; not learned")
+            notices.append(t("learn.outside", doc=rel))
             continue
         if path.stat().st_size > MAX_FILE_BYTES:
-            notices.append(f"{rel}: too large to learn from ({path.stat().st_size} bytes)")
+            notices.append(t("learn.too_large", doc=rel, size=path.stat().st_size))
             continue
-        data = path.read_bytes()
-        oid = blob_id(repo, data)
-        if oid != known:
-            items = extract(data.decode("utf-8", errors="replace"))
-            if {(i.heading, i.text) for i in items} != taught:
-                changes.append(DocChange(rel, oid, items))
+        change = _change(repo, state, rel, path.read_bytes())
+        if change is not None:
+            changes.append(change)
+    return tuple(changes)
+
+
+def knowledge_changes(repo: git.Repo, state: State, docs: tuple[str, ...], mirror_dir: str) -> tuple[DocChange, ...]:
+    """The knowledge docs among ``docs`` whose rules changed, read from the
+    state (the mirror's edits adopted into it): the same on every machine."""
+    changes = []
+    for rel in docs:
+        name = in_state(rel, mirror_dir)
+        text = state.memory.docs.get(name) if name else None
+        if text is not None:
+            change = _change(repo, state, rel, text.encode())
+            if change is not None:
+                changes.append(change)
     return tuple(changes)

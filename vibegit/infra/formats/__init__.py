@@ -1,4 +1,4 @@
-"""The state files of SPEC §4, one module each: parse (strict, safe, errors
+"""The state files, one module each: parse (strict, safe, errors
 with file and line) and render. Here: their names and the whole state."""
 
 from __future__ import annotations
@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from vibegit.core.model import Memory, State
-from vibegit.infra.formats import checkpoint, context, index, kanban, lock, memory, session
+from vibegit.core.model import Memory, State, Status
+from vibegit.infra.formats import checkpoint, completion, context, index, kanban, knowledge, lock, memory, session
 from vibegit.infra.formats.checkpoint import render_checkpoint
+from vibegit.infra.formats.completion import render_completion
 from vibegit.infra.formats.context import derived_context_differs, parse_context, render_context
 from vibegit.infra.formats.index import parse_index, render_index
 from vibegit.infra.formats.kanban import parse_kanban, render_kanban
+from vibegit.infra.formats.knowledge import parse_doc
 from vibegit.infra.formats.lock import parse_lock, render_lock
 from vibegit.infra.formats.memory import parse_memory, render_memory
 from vibegit.infra.formats.session import parse_session, render_session
@@ -22,8 +24,11 @@ LOCK = lock.NAME
 CONTEXT = context.NAME
 KANBAN = kanban.NAME
 CHECKPOINT = checkpoint.NAME
+COMPLETION = completion.NAME
 MEMORY = memory.NAME
-STATE_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, MEMORY)
+KNOWLEDGE = knowledge.NAMES
+SHARED_FILES = (MEMORY, *KNOWLEDGE)  # what all workflows share, at the root of the state tree
+STATE_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, COMPLETION, *SHARED_FILES)
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -31,11 +36,13 @@ __all__ = [
     "derived_context_differs",
     "index",
     "parse_context",
+    "parse_doc",
     "parse_index",
     "parse_kanban",
     "parse_lock",
     "parse_memory",
     "parse_session",
+    "parse_shared",
     "render_checkpoint",
     "render_context",
     "render_index",
@@ -56,8 +63,16 @@ def render_all(state: State) -> dict[str, str]:
     }
     if state.lock is not None:
         files[LOCK] = render_lock(state.lock)
-    if state.memory:
-        files[MEMORY] = render_memory(state.memory)
+    if state.workflow.status is Status.COMPLETED:
+        files[COMPLETION] = render_completion(state)
+    return files | render_shared(state.memory)
+
+
+def render_shared(memory: Memory) -> dict[str, str]:
+    """What all workflows share: ``memory.yaml`` and the knowledge docs (none when empty)."""
+    files = {name: text for name, text in sorted(memory.docs.items()) if name in KNOWLEDGE}
+    if memory.entries or memory.learned or memory.last_id or memory.extra:
+        files[MEMORY] = render_memory(memory)
     return files
 
 
@@ -65,7 +80,7 @@ def parse_all(files: dict[str, bytes], where: str = "") -> State:
     """A State from the state files; no session.yaml means no state yet.
 
     ``where`` prefixes file names in errors (``vibegit/state:``)."""
-    memory = parse_memory(files[MEMORY], where + MEMORY) if MEMORY in files else Memory()
+    memory = parse_shared(files, where)
     if SESSION not in files:
         return State(memory=memory)
     state = parse_session(files[SESSION], where + SESSION)
@@ -75,6 +90,13 @@ def parse_all(files: dict[str, bytes], where: str = "") -> State:
     return replace(state, tasks=tasks, notes=notes, lock=lock, memory=memory)
 
 
+def parse_shared(files: dict[str, bytes], where: str = "") -> Memory:
+    """The memory and the knowledge docs among ``files`` (by their mirror names)."""
+    memory = parse_memory(files[MEMORY], where + MEMORY) if MEMORY in files else Memory()
+    docs = {name: parse_doc(files[name], where + name) for name in KNOWLEDGE if name in files}
+    return replace(memory, docs=docs) if docs else memory
+
+
 Parser = Callable[[bytes, str], object]
 PARSERS: dict[str, Parser] = {
     SESSION: parse_session,
@@ -82,4 +104,5 @@ PARSERS: dict[str, Parser] = {
     KANBAN: parse_kanban,
     CONTEXT: parse_context,
     MEMORY: parse_memory,
+    **dict.fromkeys(KNOWLEDGE, parse_doc),
 }

@@ -1,9 +1,10 @@
-"""``kanban.md``: three columns of tasks, Todo / Doing / Done."""
+"""``kanban.md``: three columns of tasks, Todo / Doing / Done (待办 / 进行中 / 已完成)."""
 
 from __future__ import annotations
 
 import re
 
+from vibegit.core.messages import t
 from vibegit.core.model import Task, TaskStatus
 from vibegit.core.text import MAX_TEXT, TASK_ID, bad_char
 from vibegit.errors import BadInput
@@ -21,7 +22,7 @@ _COLUMNS = {
     "done": TaskStatus.DONE,
     "已完成": TaskStatus.DONE,
 }
-_COLUMN_TITLES = {TaskStatus.TODO: "Todo", TaskStatus.DOING: "Doing", TaskStatus.DONE: "Done"}
+_COLUMN_KEYS = {TaskStatus.TODO: "kanban.todo", TaskStatus.DOING: "kanban.doing", TaskStatus.DONE: "kanban.done"}
 _BOX = {TaskStatus.TODO: " ", TaskStatus.DOING: "~", TaskStatus.DONE: "x"}
 _ITEM = re.compile(r"- \[([ xX~])\] ([^:\s]+): (.+)\Z")
 
@@ -61,9 +62,10 @@ def parse_kanban(data: bytes, name: str = NAME) -> tuple[Task, ...]:
 
 
 def render_kanban(tasks: tuple[Task, ...]) -> str:
-    lines = ["# Kanban", ""]
-    for status, title in _COLUMN_TITLES.items():
-        lines.append(f"## {title}")
+    """The three columns, headed in this run's language (the parser reads both)."""
+    lines = [f"# {t('kanban.title')}", ""]
+    for status, key in _COLUMN_KEYS.items():
+        lines.append(f"## {t(key)}")
         lines += [f"- [{_BOX[status]}] {t.id}: {t.title}" for t in tasks if t.status is status]
         lines.append("")
     return "\n".join(lines)

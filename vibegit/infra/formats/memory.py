@@ -1,4 +1,5 @@
-"""``memory.yaml``: remembered rules and facts, and the blob ids of the docs learned from."""
+"""``memory.yaml``: remembered rules and facts, the blob ids of the docs
+learned from, and the highest id ever given (ids are never reused)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 import yaml
 
+from vibegit.core.messages import t
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.core.schema import entry_dict
 from vibegit.core.text import MAX_TEXT, MEMORY_ID, bad_char, check_relative_path, is_oid
@@ -15,7 +17,7 @@ from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 NAME = "memory.yaml"
 
 _ENTRY_KEYS = ("id", "category", "text", "created_at", "source", "heading")
-_MEMORY_KEYS = ("entries", "learned")
+_MEMORY_KEYS = ("entries", "learned", "last_id")
 MAX_MEMORY_ENTRIES = 5000
 
 
@@ -83,15 +85,17 @@ def parse_memory(data: bytes, name: str = NAME) -> Memory:
         raise doc.error(("learned",), "expected a mapping of doc path to blob id")
     for path in learned:
         check_relative_path(path, f"{name}:{doc.line('learned')}: learned")
-    return Memory(tuple(entries), dict(learned), extra(doc.data, _MEMORY_KEYS))
+    last_id = doc.data.get("last_id") or 0
+    if isinstance(last_id, bool) or not isinstance(last_id, int) or not 0 <= last_id < 10**9:
+        raise doc.error(("last_id",), "expected a whole number (the highest M-NNN ever given)")
+    return Memory(tuple(entries), dict(learned), last_id, extra=extra(doc.data, _MEMORY_KEYS))
 
 
 def render_memory(memory: Memory) -> str:
     data: dict[str, Any] = {"entries": [entry_dict(e) for e in memory.entries]}
     if memory.learned:
         data["learned"] = dict(sorted(memory.learned.items()))
+    if memory.last_id:
+        data["last_id"] = memory.last_id
     data.update(memory.extra)
-    return (
-        "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event\n"
-        + dump(data)
-    )
+    return t("memory_yaml.header") + "\n" + dump(data)

@@ -1,19 +1,52 @@
-"""``session.yaml``: session, mode, workflow, context and checkpoint (SPEC §4)."""
+"""``session.yaml``: session, mode, workflow, context and checkpoint."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any, TypeVar
+
 from vibegit.core import workflows
-from vibegit.core.model import Checkpoint, Context, Mode, ModeType, Phase, Session, State, Status, Workflow
+from vibegit.core.messages import t
+from vibegit.core.model import (
+    Checkpoint,
+    Context,
+    Mode,
+    ModeType,
+    Phase,
+    PhaseVisit,
+    Question,
+    Session,
+    State,
+    Status,
+    Workflow,
+)
 from vibegit.core.schema import session_dict
 from vibegit.core.text import TASK_ID, check_relative_path, is_oid
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
 NAME = "session.yaml"
+T = TypeVar("T")
 
 _SESSION_KEYS = ("id", "created_at", "updated_at")
 _MODE_KEYS = ("type", "workflow_name", "phase", "step")
-_WORKFLOW_KEYS = ("id", "started_at", "branch", "worktree", "current_task", "total_tasks", "completed_tasks", "status")
-_CONTEXT_KEYS = ("goal", "last_action", "next_action", "pending_questions")
+_WORKFLOW_KEYS = (
+    "id",
+    "started_at",
+    "branch",
+    "worktree",
+    "current_task",
+    "total_tasks",
+    "completed_tasks",
+    "status",
+    "ended_at",
+    "error",
+    "phases",
+    "removed_tasks",
+    "lessons",
+)
+_CONTEXT_KEYS = ("goal", "last_action", "next_action", "pending_questions", "answered_questions", "last_question_id")
+_QUESTION_KEYS = ("id", "question", "asked_at", "answer", "answered_at")
+MAX_LIST = 1000  # questions, phases, lessons, removed task ids
 _CHECKPOINT_KEYS = ("commit", "branch", "snapshot", "file", "line", "line_text", "action", "created_at")
 _TOP_KEYS = ("session", "mode", "workflow", "context", "checkpoint")
 
@@ -47,6 +80,11 @@ def parse_session(data: bytes, name: str = NAME) -> State:
         current_task=current,
         id=workflow_id,
         worktree=doc.str_(w, ("workflow", "worktree")),
+        phases=_phases(doc, w),
+        ended_at=doc.str_(w, ("workflow", "ended_at")),
+        error=doc.str_(w, ("workflow", "error")) or "",
+        removed_tasks=_task_ids(doc, w),
+        lessons=_bounded(doc, ("workflow", "lessons"), doc.str_list(w, ("workflow", "lessons"))),
         extra=extra(w, _WORKFLOW_KEYS),
     )
     for key in ("total_tasks", "completed_tasks"):  # derived from the kanban, checked for type only
@@ -56,7 +94,9 @@ def parse_session(data: bytes, name: str = NAME) -> State:
         goal=doc.str_(c, ("context", "goal")) or "",
         last_action=doc.str_(c, ("context", "last_action")) or "",
         next_action=doc.str_(c, ("context", "next_action")) or "",
-        pending_questions=doc.str_list(c, ("context", "pending_questions")),
+        pending_questions=_questions(doc, c, "pending_questions", answered=False),
+        answered_questions=_questions(doc, c, "answered_questions", answered=True),
+        last_question_id=_count(doc, c, ("context", "last_question_id")),
         extra=extra(c, _CONTEXT_KEYS),
     )
     checkpoint = None
@@ -84,11 +124,102 @@ def parse_session(data: bytes, name: str = NAME) -> State:
         session=session,
         mode=mode,
         workflow=workflow,
-        context=context,
+        context=number_questions(context),
         checkpoint=checkpoint,
         extra=extra(doc.data, _TOP_KEYS),
     )
 
 
+def _bounded(doc: YamlDoc, path: tuple[str, ...], items: tuple[T, ...]) -> tuple[T, ...]:
+    if len(items) > MAX_LIST:
+        raise doc.error(path, f"too many items ({len(items)}, at most {MAX_LIST})")
+    return items
+
+
+def _count(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> int:
+    """A whole number >= 0 (0 when absent)."""
+    value = sec.get(path[-1])
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+        raise doc.error(path, f"expected a whole number, found {value!r:.40}")
+    return value
+
+
+def _items(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> list[Any]:
+    value = sec.get(path[-1]) or []
+    if not isinstance(value, list):
+        raise doc.error(path, "expected a list")
+    return list(_bounded(doc, path, tuple(value)))
+
+
+def _questions(doc: YamlDoc, c: dict[str, Any], key: str, *, answered: bool) -> tuple[Question, ...]:
+    """Questions with their ids; the skill's plain strings are numbered in order
+    (after the ids already given)."""
+    path = ("context", key)
+    out: list[Question] = []
+    for n, raw in enumerate(_items(doc, c, path), 1):
+        where = (*path[:-1], f"{key}[{n}]")
+        if isinstance(raw, (str, int)) and not isinstance(raw, bool) and not answered:
+            out.append(Question(0, doc.str_({"q": raw}, (*where, "q")) or ""))
+            continue
+        if not isinstance(raw, dict):
+            raise doc.error(path, f"item {n}: expected text or a mapping with id and question")
+        q = Question(
+            id=_count(doc, raw, (*where, "id")),
+            text=doc.str_(raw, (*where, "question"), optional=False) or "",
+            asked_at=doc.str_(raw, (*where, "asked_at")) or "",
+            answer=doc.str_(raw, (*where, "answer")) if answered else None,
+            answered_at=doc.str_(raw, (*where, "answered_at")) or "",
+        )
+        if answered and q.answer is None:
+            q = replace(q, answer="")
+        out.append(q)
+    return tuple(out)
+
+
+def number_questions(context: Context) -> Context:
+    """Give the open questions without an id (0: written by hand or by the
+    skill), or with an id another question holds, the next ids."""
+    answered = [q.id for q in context.answered_questions]
+    pending = [q.id for q in context.pending_questions]
+    ids = answered + pending
+    if all(ids) and len(set(ids)) == len(ids):
+        return context
+    given = max([context.last_question_id, *ids])
+    numbered: list[Question] = []
+    seen: set[int] = set(answered)
+    for q in context.pending_questions:
+        if not q.id or q.id in seen:
+            given += 1
+            q = replace(q, id=given)
+        seen.add(q.id)
+        numbered.append(q)
+    return replace(context, pending_questions=tuple(numbered), last_question_id=given)
+
+
+def _phases(doc: YamlDoc, w: dict[str, Any]) -> tuple[PhaseVisit, ...]:
+    path = ("workflow", "phases")
+    out = []
+    for n, raw in enumerate(_items(doc, w, path), 1):
+        where = ("workflow", f"phases[{n}]")
+        if not isinstance(raw, dict):
+            raise doc.error(path, f"item {n}: expected a mapping with phase, step and at")
+        phase = doc.enum(raw, (*where, "phase"), Phase, None)
+        if phase is None:
+            raise doc.error(path, f"item {n}: phase missing")
+        out.append(PhaseVisit(phase, doc.str_(raw, (*where, "step")), doc.str_(raw, (*where, "at")) or ""))
+    return tuple(out)
+
+
+def _task_ids(doc: YamlDoc, w: dict[str, Any]) -> tuple[str, ...]:
+    path = ("workflow", "removed_tasks")
+    ids = _bounded(doc, path, doc.str_list(w, path))
+    bad = next((i for i in ids if not TASK_ID.match(i)), None)
+    if bad is not None:
+        raise doc.error(path, f"bad task id {bad!r:.40}")
+    return ids
+
+
 def render_session(state: State) -> str:
-    return "# vibegit session state (SPEC §4); edits are adopted by the next event\n" + dump(session_dict(state))
+    return t("session_yaml.header") + "\n" + dump(session_dict(state))

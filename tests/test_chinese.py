@@ -1,0 +1,72 @@
+"""vibegit.lang zh (or --lang zh): the state files, the reports and the
+command messages in Chinese as the skills write them, end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import MIRROR, VG, bare_origin, git, run_git, workflow_path
+
+
+def test_a_workflow_in_chinese_end_to_end(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    started = vg("start", "vibe-code", "--goal", "实现用户认证")
+    assert started.code == 0 and "已为 'vibe-code'" in started.out and "阶段 R1" in started.out
+    assert vg("task", "add", "T-001", "数据模型").code == 0
+    assert vg("task", "start", "T-001").code == 0
+    assert vg("phase", "E", "--step", "4.3").code == 0
+    (repo / "a.py").write_text("x = 1\n")
+    assert vg("checkpoint", "--file", "a.py", "--line", "1", "--action", "写模型").code == 0
+    mirror = repo / MIRROR
+    assert (mirror / "session.yaml").read_text().startswith("# vibegit 会话状态")
+    assert "工作流进行中" in (mirror / "workflow.lock").read_text()
+    kanban = (mirror / "kanban.md").read_text()
+    assert kanban.startswith("# 看板") and "## 进行中\n- [~] T-001: 数据模型" in kanban
+    assert "## 目标\n实现用户认证" in (mirror / "active_context.md").read_text()
+    checkpoint = (mirror / "checkpoint.md").read_text()
+    assert checkpoint.startswith("# 断点信息") and "- 阶段: E，步骤 4.3" in checkpoint
+    assert "# 看板" in git(repo, "show", workflow_path(repo, "kanban.md"))
+
+    report = vg("status").out
+    for heading in ("## 🔄 会话恢复", "### 当前状态", "### 上次进展", "### 下一步", "### 断点位置"):
+        assert heading in report, heading
+    refused = vg("complete", "--yes")
+    assert refused.code == 1 and "无法完成：任务未完成：T-001" in refused.err
+    bad = vg("task", "start", "T-404")
+    assert bad.code == 2 and "未知任务 'T-404'" in bad.err
+
+    assert vg("install").code == 0
+    (repo / "b.txt").write_text("b\n")
+    git(repo, "add", "b.txt")
+    blocked = run_git(repo, "commit", "-q", "-m", "b")
+    assert blocked.code != 0 and "提交被阻止" in blocked.err and "工作流 'vibe-code' 持有" in blocked.err
+
+    assert "待解决问题 1：用哪个数据库？" in vg("context", "--question", "用哪个数据库？").out
+    assert vg("context", "--answer", "1", "--reply", "Postgres").code == 0
+    assert vg("task", "done", "T-001").code == 0
+    done = vg("complete", "--yes")
+    assert done.code == 0
+    for part in ("## ✅ 工作流完成报告：vibe-code", "### 目标", "### 耗时", "### 决策", "用哪个数据库？ → Postgres"):
+        assert part in done.out, part
+    assert "锁已释放" in done.out
+    assert (mirror / "completion.md").read_text().startswith("## ✅ 工作流完成报告")
+
+
+def test_lang_on_the_command_line_wins_and_english_stays_the_default(repo: Path, vg: VG) -> None:
+    started = vg("start", "w", "--goal", "g")
+    assert "Lock taken for 'w'" in started.out
+    assert (repo / MIRROR / "kanban.md").read_text().startswith("# Kanban")
+    assert "## 🔄 会话恢复" in vg("status", "--lang", "zh").out
+    refused = vg("--lang", "zh", "start", "x", "--goal", "g")
+    assert refused.code == 1 and "无法在此开始工作流" in refused.err
+    git(repo, "config", "vibegit.lang", "zh")
+    assert "## 🔄 Session recovery" in vg("status", "--lang", "en").out
+
+
+def test_sync_speaks_chinese(repo: Path, vg: VG, tmp_path: Path) -> None:
+    bare_origin(repo, tmp_path)
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("memory", "add", "user_preference", "用中文回答").code == 0
+    pushed = vg("sync")
+    assert pushed.code == 0 and "已将 vibegit/state 推送到 origin" in pushed.out
+    assert "与 origin 一致" in vg("sync").out

@@ -1,0 +1,54 @@
+"""What ships says what is true: the README's snippets name things that
+exist, and nothing points at a document that does not ship."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from tests.helpers import VG, git, start_workflow, workflow_path
+from vibegit import __version__
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "vibegit").rglob("*.py"))]
+SHIPPED += sorted((ROOT / "vibegit" / "infra" / "shims").glob("*"))
+
+
+def test_the_pre_commit_snippet_pins_no_rev_that_does_not_exist() -> None:
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```yaml\n(default_install_hook_types:.*?)```", readme, re.S)
+    assert block is not None
+    config = yaml.safe_load(block.group(1))
+    [entry] = config["repos"]
+    rev = str(entry["rev"])
+    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    # A tag that exists, or the placeholder the text tells the reader to fill in.
+    assert rev in tags or (rev == "COMMIT_SHA" and "the tag or commit of vibegit you install" in readme), rev
+    assert f"version {__version__}" in readme, "the text names the real version"
+    hooks = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert {h["id"] for h in entry["hooks"]} <= hooks
+
+
+def test_nothing_that_ships_points_at_the_spec() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in SHIPPED
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if re.search(r"\bSPEC\b", line)
+    ]
+    assert found == []
+
+
+def test_no_help_page_or_state_file_points_at_the_spec(repo: Path, vg: VG) -> None:
+    from vibegit.cli import parser
+
+    pages = [vg("--help").out]
+    pages += [vg(name, "--help").out for name in sorted(c.name or "" for c in parser.registered_commands)]
+    assert all("§" not in page and "SPEC" not in page for page in pages)
+    start_workflow(vg)
+    for name in ("session.yaml", "active_context.md", "kanban.md", "checkpoint.md"):
+        text = git(repo, "show", workflow_path(repo, name))
+        assert "§" not in text and "SPEC" not in text, name

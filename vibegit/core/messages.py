@@ -1,0 +1,620 @@
+"""Every message vibegit shows, in English and in Chinese as the skills write it.
+
+One catalogue, ``key -> (English, Chinese)``; ``t(key, **params)`` renders
+a message in the language of this run. The language is chosen once a command
+knows it (``use``): ``--lang``, else ``git config vibegit.lang``, else
+English. Templates are ``str.format`` strings; both languages of a key take
+the same parameters (a test renders every message in both).
+
+The Chinese follows the skill documents' words: 工作流, 阶段, 任务, 断点,
+暂停, 恢复, 锁, 寸止确认, 会话, 记忆.
+"""
+
+from __future__ import annotations
+
+LANGS = ("en", "zh")
+
+_run = {"lang": "en", "forced": ""}
+
+
+def use(lang: str, *, force: bool = False) -> None:
+    """This run's language; a forced one (``--lang``) wins over any later ``use``."""
+    if lang not in LANGS:
+        return
+    if force:
+        _run["forced"] = lang
+    _run["lang"] = _run["forced"] or lang
+
+
+def reset() -> None:
+    """English, nothing forced: a new run (tests run many in one process)."""
+    _run.update(lang="en", forced="")
+
+
+def lang() -> str:
+    return _run["lang"]
+
+
+def forced() -> str:
+    """The language ``--lang`` forced, or ""."""
+    return _run["forced"]
+
+
+def template(key: str, lang: str | None = None) -> str:
+    """Message ``key``'s template in ``lang`` (default: this run's), its parameters unfilled."""
+    en, zh = MESSAGES[key]
+    return zh if (lang or _run["lang"]) == "zh" else en
+
+
+def t(key: str, /, lang: str | None = None, **params: object) -> str:
+    """Message ``key`` in ``lang`` (default: this run's), with ``params`` filled in."""
+    return template(key, lang).format(**params)
+
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # -- the recovery report (the Session Manager skill's 恢复时的汇报格式) --
+    "report.recovery": ("## 🔄 Session recovery", "## 🔄 会话恢复"),
+    "report.paused": ("## ⏸️ Workflow paused", "## ⏸️ 工作流已暂停"),
+    "report.state": ("### Current state", "### 当前状态"),
+    "report.progress_head": ("### Last progress", "### 上次进展"),
+    "report.next": ("### Next step", "### 下一步"),
+    "report.checkpoint": ("### Checkpoint", "### 断点位置"),
+    "report.workflow": ("Workflow", "工作流"),
+    "report.phase": ("Phase", "阶段"),
+    "report.step": ("{phase}, step {step}", "{phase}，步骤 {step}"),
+    "report.progress": ("Progress", "进度"),
+    "report.goal": ("Goal", "目标"),
+    "report.lock": ("Lock", "锁"),
+    "report.elsewhere": ("Also running", "其他工作流"),
+    "report.tasks_done": ("{done}/{total} tasks done ({pct}%)", "{done}/{total} 任务完成 ({pct}%)"),
+    "report.in_progress": ("(in progress)", "(进行中)"),
+    "report.no_tasks": (
+        "- (no tasks yet; add them with `vibegit task add ID TITLE`)",
+        "- (暂无任务；用 `vibegit task add ID TITLE` 添加)",
+    ),
+    "report.continue_task": ("Continue {id}: {title}", "继续执行 {id}: {title}"),
+    "report.start_task": ("Start {id}: {title}", "开始 {id}: {title}"),
+    "report.all_done": (
+        "All tasks are done: review, then `vibegit complete`",
+        "所有任务已完成：复查后执行 `vibegit complete`",
+    ),
+    "report.questions": ("Open questions (answer before completing):", "待解决问题（完成前需回答）："),
+    "report.file": ("File", "文件"),
+    "report.commit": ("Commit", "提交"),
+    "report.snapshot": ("Snapshot", "快照"),
+    "report.action": ("Doing", "进度"),
+    "report.no_checkpoint": (
+        "- (no checkpoint yet: `vibegit checkpoint --file PATH --line N`)",
+        "- (尚无断点：`vibegit checkpoint --file PATH --line N`)",
+    ),
+    "report.head_here": ("HEAD is here", "HEAD 在此"),
+    "report.head_elsewhere": (
+        "HEAD is at {head}, not here: `{go}` to go back",
+        "HEAD 在 {head}，不在此处：用 `{go}` 返回",
+    ),
+    "report.none": ("none", "无"),
+    "report.detached": ("detached", "分离 HEAD"),
+    "report.snap_same": ("matches the working tree", "与工作区一致"),
+    "report.snap_differs": ("differs from the working tree", "与工作区不同"),
+    "report.snap_unchecked": (
+        "not compared with the working tree ({files} files: 'vibegit status --compare')",
+        "未与工作区比较（{files} 个文件：'vibegit status --compare'）",
+    ),
+    "report.line_moved": ("the line is now at {line}", "该行现在位于第 {line} 行"),
+    "report.line_similar": ("the line was edited; closest match at {line}", "该行已被修改；最接近的是第 {line} 行"),
+    "report.line_gone": ("the line is gone from the file", "该行已不在文件中"),
+    "report.file_gone": ("the file is gone from the working tree", "该文件已不在工作区"),
+    "report.locked_by": ("held by {host}:{worktree}", "由 {host}:{worktree} 持有"),
+    "report.paused_lock": ("released (paused)", "已释放（暂停）"),
+    "report.choices": (
+        "**Continue?** Reply `continue`, `details` or `pause`",
+        "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
+    ),
+    "report.resume_how": (
+        "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
+        "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
+    ),
+    "report.last_action": ("Last action", "上次操作"),
+    "report.memory": ("### 🧠 Remembered rules", "### 🧠 记忆规则"),
+    "report.more_knowledge": (
+        "- … and {n} more project notes: `vibegit memory list`",
+        "- … 另有 {n} 条项目知识：`vibegit memory list`",
+    ),
+    "memory.forbidden_action": ("🚫 Never", "🚫 禁止"),
+    "memory.user_preference": ("Preference", "偏好"),
+    "memory.code_pattern": ("Pattern", "代码模式"),
+    "memory.project_knowledge": ("Project", "项目知识"),
+    # -- the state files' own words --
+    "session_yaml.header": (
+        "# vibegit session state; edits are adopted by the next event",
+        "# vibegit 会话状态 - 每次操作都会更新；手动修改在下一个事件时被采纳",
+    ),
+    "memory_yaml.header": (
+        "# vibegit memory (vibegit memory add/list/remove, vibegit learn); edits are adopted by the next event",
+        "# vibegit 记忆（vibegit memory add/list/remove、vibegit learn）；手动修改在下一个事件时被采纳",
+    ),
+    "kanban.title": ("Kanban", "看板"),
+    "kanban.todo": ("Todo", "待办"),
+    "kanban.doing": ("Doing", "进行中"),
+    "kanban.done": ("Done", "已完成"),
+    "task.todo": ("todo", "待办"),
+    "task.doing": ("doing", "进行中"),
+    "task.done": ("done", "已完成"),
+    "context.title": ("Active context", "当前上下文"),
+    "context.none": ("(none)", "(无)"),
+    "context.goal_one_line": ("{name}: the Goal section must be one line", "{name}：目标部分只能有一行"),
+    "context.control": (
+        "{name}: the {what} section holds a control character ({bad})",
+        "{name}：{what} 部分含有控制字符 ({bad})",
+    ),
+    "checkpoint_md.none": (
+        "# Checkpoint\n\nNo checkpoint yet. Take one with `vibegit checkpoint`.",
+        "# 断点信息\n\n尚无断点。用 `vibegit checkpoint` 保存一个。",
+    ),
+    "checkpoint_md.title": ("# Checkpoint", "# 断点信息"),
+    "checkpoint_md.time": ("## Time", "## 断点时间"),
+    "checkpoint_md.position": ("## Position", "## 当前位置"),
+    "checkpoint_md.workflow": ("- Workflow: {name}", "- 工作流: {name}"),
+    "checkpoint_md.phase": ("- Phase: {phase}", "- 阶段: {phase}"),
+    "checkpoint_md.task": ("- Task: {task}", "- 任务: {task}"),
+    "checkpoint_md.file": ("- File: {where}", "- 文件: {where}"),
+    "checkpoint_md.commit": ("- Commit: {commit} on {branch}", "- 提交: {commit}（{branch}）"),
+    "checkpoint_md.no_commit": ("(no commit yet)", "(尚无提交)"),
+    "checkpoint_md.detached": ("a detached HEAD", "分离的 HEAD"),
+    "checkpoint_md.snapshot": ("- Snapshot of uncommitted work: {snapshot}", "- 未提交工作的快照: {snapshot}"),
+    "checkpoint_md.pending": ("## Pending work", "## 待继续工作"),
+    "checkpoint_md.not_recorded": ("(not recorded)", "(未记录)"),
+    "checkpoint_md.resume": ("## How to resume", "## 恢复指令"),
+    "checkpoint_md.resume_how": ("Run `vibegit resume`.", "使用 `vibegit resume` 继续（/vibe-resume）。"),
+    # -- statuses --
+    "status.init": ("init", "未开始"),
+    "status.running": ("running", "进行中"),
+    "status.paused": ("paused", "已暂停"),
+    "status.completed": ("completed", "已完成"),
+    "status.aborted": ("aborted", "已放弃"),
+    "status.failed": ("failed", "已失败"),
+    # -- what a command was refused doing (lifecycle.cannot's {command}) --
+    "do.abort": ("abort", "放弃"),
+    "do.add_task": ("add task {id}", "添加任务 {id}"),
+    "do.checkpoint": ("take a checkpoint", "保存断点"),
+    "do.complete": ("complete", "完成"),
+    "do.context": ("update the context", "更新上下文"),
+    "do.fail": ("record a failure", "记录失败"),
+    "do.move_checkpoint": ("move the checkpoint", "移动断点"),
+    "do.pause": ("pause", "暂停"),
+    "do.phase": ("change phase to {phase}", "切换到阶段 {phase}"),
+    "do.resume": ("resume", "恢复"),
+    "do.unlock": ("unlock", "解锁"),
+    "do.start_task": ("start task {id}", "开始任务 {id}"),
+    "do.finish_task": ("finish task {id}", "完成任务 {id}"),
+    "what.failure": ("failure message", "失败信息"),
+    "what.memory_text": ("memory text", "记忆内容"),
+    "what.task_title": ("task title", "任务标题"),
+    "what.workflow_name": ("workflow name", "工作流名称"),
+    # -- the events' summaries (the state branch's commit subjects) --
+    "event.init": ("state branch created", "状态分支已创建"),
+    "event.step": (" step {step}", " 步骤 {step}"),
+    "event.last": ("last", "上次操作"),
+    "event.next": ("next", "下一步"),
+    "event.answered": ("answered #{n}", "已回答 #{n}"),
+    "event.asked": ("question #{n}", "问题 #{n}"),
+    "event.at": (" at {where}", " 位于 {where}"),
+    "event.no_commit": ("no commit", "尚无提交"),
+    "event.paused": ("{name} paused at {head}", "{name} 暂停于 {head}"),
+    "event.taken_over": ("{name} taken over from {host}:{worktree}", "{name} 从 {host}:{worktree} 接管"),
+    "event.resumed": ("{name} resumed", "{name} 已恢复"),
+    "event.completed": ("{name} completed", "{name} 已完成"),
+    "event.aborted": ("{name} aborted; progress kept", "{name} 已放弃；进度保留"),
+    "event.unlocked": ("{name} unlocked: {why}", "{name} 已解锁：{why}"),
+    "event.failed": ("{name} failed: {message}", "{name} 失败：{message}"),
+    "event.rewrite": ("checkpoint {old} -> {new} after {command}", "断点 {old} -> {new}（{command} 之后）"),
+    "event.merged": ("{remote} into here ({n} decision(s))", "合并 {remote}（{n} 项决定）"),
+    "event.repaired": ("back to the state of {good} ({problem})", "回到 {good} 的状态（{problem}）"),
+    "event.redacted": (
+        "{n} value(s) that looked like credentials replaced in the state",
+        "状态中 {n} 个疑似凭据的值已替换",
+    ),
+    "event.withheld": (", {n} file(s) left out of the snapshot", "，{n} 个文件未放入快照"),
+    # -- the lifecycle's rules --
+    "lifecycle.no_workflow": ("no workflow has been started", "尚未开始任何工作流"),
+    "lifecycle.workflow_is": ("workflow {name!r} is {status}", "工作流 {name!r} {status}"),
+    "lifecycle.cannot": ("cannot {command}: {state}; {hint}", "无法{command}：{state}；{hint}"),
+    "lifecycle.hint_paused": ("run 'vibegit resume' first", "请先执行 'vibegit resume'"),
+    "lifecycle.hint_running": (
+        "finish it with 'vibegit complete', or 'vibegit pause' / 'vibegit abort'",
+        "用 'vibegit complete' 完成它，或 'vibegit pause' / 'vibegit abort'",
+    ),
+    "lifecycle.hint_start": (
+        "run 'vibegit start WORKFLOW --goal TEXT' first",
+        "请先执行 'vibegit start WORKFLOW --goal TEXT'",
+    ),
+    "lifecycle.name_one_word": (
+        "workflow name {name!r:.40}: use one word like vibe-code",
+        "工作流名称 {name!r:.40}：请用一个词，如 vibe-code",
+    ),
+    "lifecycle.empty": ("{what}: must not be empty", "{what}：不能为空"),
+    "lifecycle.start_running": (
+        "cannot start {name!r}: {state}; finish it with 'vibegit complete' or end it with 'vibegit abort' first",
+        "无法开始 {name!r}：{state}；请先用 'vibegit complete' 完成或用 'vibegit abort' 放弃",
+    ),
+    "lifecycle.none_yet": ("none yet", "暂无"),
+    "lifecycle.unknown_task": (
+        "unknown task {id!r:.70} (known: {known}); add it with 'vibegit task add'",
+        "未知任务 {id!r:.70}（已有：{known}）；用 'vibegit task add' 添加",
+    ),
+    "lifecycle.task_exists": ("task {id} already exists; pick another id", "任务 {id} 已存在；请换一个编号"),
+    "lifecycle.task_removed": (
+        "task {id} was removed; its id is never given again: pick another id",
+        "任务 {id} 已被移除，其编号不再使用：请换一个编号",
+    ),
+    "lifecycle.task_done_already": ("task {id} is already done", "任务 {id} 已完成"),
+    "lifecycle.finished": ("finished {id}: {title}", "已完成 {id}: {title}"),
+    "lifecycle.reply_needs_answer": (
+        "--reply: give it with --answer N (the question it answers)",
+        "--reply：需与 --answer N 一起使用（它回答的问题）",
+    ),
+    "lifecycle.none_open": ("none are open", "没有待解决问题"),
+    "lifecycle.no_question": (
+        "--answer {n}: no such open question (open: {have})",
+        "--answer {n}：没有这个待解决问题（待解决：{have}）",
+    ),
+    "lifecycle.context_nothing": (
+        "context: give at least one of --last, --next, --question, --answer",
+        "context：请至少给出 --last、--next、--question、--answer 之一",
+    ),
+    "lifecycle.running_here": (
+        "workflow {name!r} is already running here; nothing to resume",
+        "工作流 {name!r} 已在此处运行；无需恢复",
+    ),
+    "lifecycle.tasks_open": (
+        "cannot complete: tasks not done: {tasks} (vibegit task done ID)",
+        "无法完成：任务未完成：{tasks}（vibegit task done ID）",
+    ),
+    "lifecycle.questions_open": (
+        "cannot complete: {n} open question(s) ({ids}); answer them with 'vibegit context --answer N --reply TEXT'",
+        "无法完成：{n} 个待解决问题（{ids}）；用 'vibegit context --answer N --reply TEXT' 回答",
+    ),
+    "lifecycle.no_tasks": (
+        "cannot complete {name!r}: it has no task; add and finish tasks, or confirm with 'vibegit complete --no-tasks'",
+        "无法完成 {name!r}：没有任何任务；请添加并完成任务，或用 'vibegit complete --no-tasks' 确认",
+    ),
+    "lifecycle.unlocked_by_user": ("unlocked by the user", "用户已解锁"),
+    "lifecycle.unlocked": ("unlocked: {why}", "已解锁：{why}"),
+    "lifecycle.failed": ("failed: {message}", "失败：{message}"),
+    "lifecycle.no_rewritten_commit": (
+        "the checkpoint names no rewritten commit; nothing to move",
+        "断点不指向被改写的提交；无需移动",
+    ),
+    "lifecycle.category": ("category {value!r:.40}: use one of {known}", "类别 {value!r:.40}：请用 {known} 之一"),
+    "lifecycle.already_remembered": ("already remembered as {id}", "已记为 {id}"),
+    "lifecycle.unknown_memory": (
+        "unknown memory {id!r:.40} (known: {known}); see 'vibegit memory list'",
+        "未知记忆 {id!r:.40}（已有：{known}）；见 'vibegit memory list'",
+    ),
+    "lifecycle.taken_over": (
+        "workflow {name!r} was taken over on {host}:{worktree} at {at}; this event was not recorded. "
+        "'vibegit resume' takes it back here (after 'vibegit sync', so nothing done there is lost)",
+        "工作流 {name!r} 已于 {at} 在 {host}:{worktree} 被接管；此事件未记录。"
+        "'vibegit resume' 可在此处取回（先执行 'vibegit sync'，那边的工作不会丢失）",
+    ),
+    "lifecycle.taken_over_there": (
+        "workflow {name!r} was taken over on {host}:{worktree} at {at} (seen on {ref}); this event was not "
+        "recorded. 'vibegit sync' brings that state here, then 'vibegit resume' takes it back",
+        "工作流 {name!r} 已于 {at} 在 {host}:{worktree} 被接管（见 {ref}）；此事件未记录。"
+        "'vibegit sync' 取回那边的状态，然后 'vibegit resume' 在此处取回",
+    ),
+    # -- workflow.lock --
+    "lock.reason_running": ("workflow running; finish it before switching", "工作流进行中；切换前请先完成"),
+    "lock.reason_paused": ("workflow paused; resume with 'vibegit resume'", "工作流已暂停；用 'vibegit resume' 恢复"),
+    "lock.when_complete": (
+        "all tasks done and the user confirmed (vibegit complete)",
+        "所有任务完成且用户确认（vibegit complete）",
+    ),
+    "lock.when_paused": ("the user paused (vibegit pause)", "用户暂停（vibegit pause）"),
+    "lock.when_unlocked": (
+        "the user unlocked (vibegit unlock) or aborted (vibegit abort)",
+        "用户解锁（vibegit unlock）或放弃（vibegit abort）",
+    ),
+    "lock.missing": ("missing", "缺失"),
+    "lock.not_locked": ("not locked", "未锁定"),
+    "lock.not_paused": ("not locked: false, paused: true", "不是 locked: false, paused: true"),
+    "lock.problem_running": (
+        "workflow {name!r} is running but workflow.lock is {how}",
+        "工作流 {name!r} 正在运行，但 workflow.lock {how}",
+    ),
+    "lock.problem_paused": (
+        "workflow {name!r} is paused but workflow.lock is {how}",
+        "工作流 {name!r} 已暂停，但 workflow.lock {how}",
+    ),
+    "lock.problem_held": (
+        "workflow.lock is held but the workflow is {status}",
+        "workflow.lock 被持有，但工作流状态为 {status}",
+    ),
+    "lock.problem_names": (
+        "workflow.lock names {lock!r}, session.yaml {session!r}",
+        "workflow.lock 为 {lock!r}，session.yaml 为 {session!r}",
+    ),
+    # -- learn --
+    "learn.off": (
+        "Learning is off (git config vibegit.learn is empty or false).",
+        "学习已关闭（git config vibegit.learn 为空或 false）。",
+    ),
+    "learn.nothing": (
+        "Nothing new to learn: {present} of {total} watched docs present, none changed since the last learn.",
+        "没有新知识：{total} 个监视文档中有 {present} 个存在，自上次学习后均未变化。",
+    ),
+    "learn.nothing_new": ("nothing new to learn", "没有新知识"),
+    "learn.more": ("  … and {n} more", "  … 另有 {n} 条"),
+    "learn.see_list": ("See them all: 'vibegit memory list'.", "全部记忆：'vibegit memory list'。"),
+    "learn.after_phase_failed": (
+        "the phase is recorded, but learning from the docs failed: {error}",
+        "阶段已记录，但从文档学习失败：{error}",
+    ),
+    "learn.outside": ("{doc}: resolves outside the repository; not learned", "{doc}：指向仓库之外；未学习"),
+    "learn.too_large": ("{doc}: too large to learn from ({size} bytes)", "{doc}：太大，无法学习（{size} 字节）"),
+    "learn.setting": ("git config vibegit.learn: {doc}", "git config vibegit.learn 中的 {doc}"),
+    "context.open_question": ("  open question {n}: {text}", "  待解决问题 {n}：{text}"),
+    # -- the completion report (the Lifecycle skill's 完成报告) --
+    "completion.title": ("## ✅ Workflow completed: {name}", "## ✅ 工作流完成报告：{name}"),
+    "completion.goal": ("### Goal", "### 目标"),
+    "completion.tasks": ("### Tasks ({done}/{total} done)", "### 任务（{done}/{total} 完成）"),
+    "completion.no_tasks": ("- (none: completed with --no-tasks)", "- (无：以 --no-tasks 完成)"),
+    "completion.duration": ("### Duration", "### 耗时"),
+    "completion.phases": ("### Phases", "### 阶段"),
+    "completion.decisions": ("### Decisions", "### 决策"),
+    "completion.learned": ("### Learned (remembered in memory)", "### 沉淀到记忆"),
+    "completion.none": ("- (none)", "- (无)"),
+    # -- workflow commands --
+    "workflow.confirm_complete": (
+        "Complete workflow {name!r} ({done}/{total} tasks done)?",
+        "完成工作流 {name!r}（{done}/{total} 任务完成）？",
+    ),
+    "workflow.complete_not_confirmed": (
+        "completion not confirmed; the workflow keeps running (use --yes to skip the question)",
+        "未确认完成；工作流继续运行（用 --yes 跳过确认）",
+    ),
+    "workflow.completed": ("Lock released. Back to conversation mode.", "锁已释放。回到对话模式。"),
+    "workflow.confirm_abort": (
+        "Abort workflow {name!r}? Progress is kept, the workflow ends.",
+        "放弃工作流 {name!r}？进度保留，工作流结束。",
+    ),
+    "workflow.abort_not_confirmed": ("abort not confirmed; nothing changed", "未确认放弃；没有任何改变"),
+    # -- status --
+    "status.failed_line": ("❌ Workflow {name!r} failed at {at}: {error}", "❌ 工作流 {name!r} 于 {at} 失败：{error}"),
+    "status.last_here": (" (last here: {name!r}, {status})", "（此处上一个：{name!r}，{status}）"),
+    "status.none_active": (
+        "No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.",
+        "此处没有进行中的工作流{last}。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
+    ),
+    "event.adopted": ("{name} ({status}) adopted from {source}", "{name}（{status}）从 {source} 导入"),
+    # -- commands --
+    "cmd.already_set_up": (
+        "vibegit is already set up here ({branch} at {head}).",
+        "vibegit 已在此处设置（{branch} 位于 {head}）。",
+    ),
+    "cmd.init_next": (
+        "Next: 'vibegit start WORKFLOW --goal TEXT'; 'vibegit install' adds the git hooks.",
+        "下一步：'vibegit start WORKFLOW --goal TEXT'；'vibegit install' 安装 git 钩子。",
+    ),
+    "cmd.nothing_to_adopt": (
+        "nothing to adopt: {mirror}/ holds no session.yaml or workflow.lock that vibegit did not write itself",
+        "没有可导入的内容：{mirror}/ 中没有非 vibegit 写入的 session.yaml 或 workflow.lock",
+    ),
+    "cmd.adopted": (
+        "Adopted {name!r} as {id} ({status}, {done}/{total} tasks) from {source}/; its history starts here.",
+        "已从 {source}/ 导入 {name!r}，编号 {id}（{status}，{done}/{total} 任务）；其历史从此开始。",
+    ),
+    "cmd.rewrote_tracked": (
+        "Rewrote {n} file(s) git tracks in {source}/ in vibegit's format ({names}): 'git diff -- {source}' shows "
+        "the changes. The state lives on {branch} now; 'git rm -r --cached {source}' stops tracking the copies.",
+        "已按 vibegit 格式重写 {source}/ 中 {n} 个被 git 跟踪的文件（{names}）：'git diff -- {source}' 显示改动。"
+        "状态现在保存在 {branch}；'git rm -r --cached {source}' 可停止跟踪这些副本。",
+    ),
+    "cmd.on_branch": ("branch {branch}", "分支 {branch}"),
+    "cmd.on_detached": ("this detached HEAD ({worktree})", "此分离的 HEAD（{worktree}）"),
+    "cmd.started": (
+        "Lock taken for {name!r} ({id}) on {where}; phase R1. Add tasks with 'vibegit task add ID TITLE'.",
+        "已为 {name!r}（{id}）在{where}上锁；阶段 R1。用 'vibegit task add ID TITLE' 添加任务。",
+    ),
+    "cmd.bad_phase": ("phase {phase!r:.20}: use one of R1 I P E R2", "阶段 {phase!r:.20}：请用 R1 I P E R2 之一"),
+    "cmd.unlocked": (
+        "Lock released; the workflow is ended (its history is kept). 'vibegit pause' keeps one resumable.",
+        "锁已释放；工作流已结束（历史保留）。'vibegit pause' 可保留为可恢复。",
+    ),
+    "cmd.tasks_done": ("{done}/{total} tasks done.", "{done}/{total} 任务完成。"),
+    "cmd.no_tasks": ("No tasks.", "暂无任务。"),
+    "cmd.already_remembered": ("Already remembered as {id}: {text}", "已记为 {id}：{text}"),
+    "cmd.nothing_remembered": (
+        "Nothing remembered yet. Add with 'vibegit memory add CATEGORY TEXT' ({categories}), or learn from the "
+        "docs with 'vibegit learn'.",
+        "尚无记忆。用 'vibegit memory add CATEGORY TEXT'（{categories}）添加，或用 'vibegit learn' 从文档学习。",
+    ),
+    "cmd.adopt_hint": ("{what}: 'vibegit adopt' imports it.", "{what}：'vibegit adopt' 可导入。"),
+    "cmd.running_elsewhere": ("Running elsewhere: {others}", "其他地方运行中：{others}"),
+    "cmd.no_workflows": (
+        "No workflows yet. Start one with 'vibegit start WORKFLOW --goal TEXT'.",
+        "尚无工作流。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
+    ),
+    "cmd.this_worktree": ("* this worktree's workflow", "* 此工作区的工作流"),
+    "cmd.no_events": ("No events yet.", "尚无事件。"),
+    "cmd.running_here": ("The workflow is already running here; nothing to resume.", "工作流已在此处运行；无需恢复。"),
+    "cmd.took_over": (
+        "Took the workflow over from {host}; 'vibegit sync' (or a git push with vibegit's hooks installed) lets "
+        "{host} know.",
+        "已从 {host} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知 {host}。",
+    ),
+    "cmd.hooks_missing": (
+        "vibegit's git hooks are not all installed here, so the lock does not block commits yet; run 'vibegit "
+        "install' (hooks already there are kept and chained)",
+        "此处未完整安装 vibegit 的 git 钩子，锁还不能阻止提交；请执行 'vibegit install'（已有的钩子会保留并串联）",
+    ),
+    "cmd.installing_hooks": (
+        "This clone had no git hooks: installing vibegit's, so the lock is enforced here too.",
+        "此克隆没有 git 钩子：正在安装 vibegit 的钩子，锁在此处同样生效。",
+    ),
+    "cmd.hooks_failed": (
+        "the git hooks could not be installed ({error}); run 'vibegit install' so the lock blocks commits",
+        "无法安装 git 钩子（{error}）；请执行 'vibegit install'，让锁能阻止提交",
+    ),
+    "cmd.fetched_commit": (
+        "Fetched the checkpoint's commit {commit} from {remote}.",
+        "已从 {remote} 获取断点提交 {commit}。",
+    ),
+    "cmd.head_elsewhere": (
+        "HEAD is at {head} ({branch}); the checkpoint is at {commit} {where}: 'vibegit resume --checkout' or "
+        "'{go}' goes there.",
+        "HEAD 在 {head}（{branch}）；断点在 {commit} {where}：'vibegit resume --checkout' 或 '{go}' 可前往。",
+    ),
+    "cmd.restored": (
+        "Restored the checkpoint's uncommitted work ({snap}): {written} path(s) written, {deleted} deleted, "
+        "{same} already as in it. They are left unstaged.",
+        "已恢复断点的未提交工作（{snap}）：写入 {written} 个路径，删除 {deleted} 个，{same} 个已一致。均未暂存。",
+    ),
+    "cmd.already_restored": (
+        "The working tree already holds the checkpoint's uncommitted work ({snap}).",
+        "工作区已包含断点的未提交工作（{snap}）。",
+    ),
+    "cmd.took_state": (
+        "Took the workflow state from {source} ({commit}).",
+        "已从 {source} 取得工作流状态（{commit}）。",
+    ),
+    # -- the pre-commit hook --
+    "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
+    "block.no_phase": ("no phase", "无阶段"),
+    "block.step": (", step {step}", "，步骤 {step}"),
+    "block.task": ("task {id}: {title}", "任务 {id}: {title}"),
+    "block.no_task": ("no current task", "无当前任务"),
+    "block.detached": ("a detached HEAD", "分离的 HEAD"),
+    "block.this_detached": ("this detached HEAD", "此分离的 HEAD"),
+    "block.other_branches": (
+        "commits on {here} are blocked while workflow {name!r} runs on {there} in this worktree "
+        "(vibegit.blockCommits=other-branches)",
+        "工作流 {name!r} 在此工作区的 {there} 上运行时，{here} 上的提交被阻止（vibegit.blockCommits=other-branches）",
+    ),
+    "block.always": (
+        "workflow {name!r} holds the lock of {branch} (vibegit.blockCommits=always)",
+        "工作流 {name!r} 持有 {branch} 的锁（vibegit.blockCommits=always）",
+    ),
+    "block.blocked": ("vibegit: commit blocked: {why}.", "vibegit: 提交被阻止：{why}。"),
+    "block.unblock": (
+        "vibegit: unblock with {fix}; or let this one through with '{allow}=1 git {command}' (recorded as an "
+        "allowed-commit event).",
+        "vibegit: 用 {fix} 解除；或用 '{allow}=1 git {command}' 放行这一次（记录为 allowed-commit 事件）。",
+    ),
+    "cmd.start_clash": (
+        "cannot start a workflow here: {label} runs {where}; finish it with 'vibegit complete', or 'vibegit pause' "
+        "/ 'vibegit abort' first",
+        "无法在此开始工作流：{label} 正在{where}运行；请先用 'vibegit complete' 完成，或 'vibegit pause' / 'vibegit abort'",
+    ),
+    # -- the agents' report (an agent's session starts with it) --
+    "agent.elsewhere": (
+        "⚠️ This workflow runs elsewhere: {where}. This session records nothing and must not work on it; take it "
+        "over only if the user asks: `vibegit sync`, then `vibegit resume`.",
+        "⚠️ 此工作流在别处运行：{where}。本会话不记录任何事件，也不要继续它；只有用户要求时才接管：`vibegit sync` 然后 `vibegit resume`。",
+    ),
+    "agent.current": ("Current task", "当前任务"),
+    "agent.next": ("Next step", "下一步"),
+    "agent.checkpoint": ("Checkpoint", "断点"),
+    "agent.never": ("Never", "禁止"),
+    "agent.questions": (
+        "Open questions (ask the user; record the answer with `vibegit context --answer N --reply TEXT`)",
+        "待解决问题（询问用户；用 `vibegit context --answer N --reply TEXT` 记录回答）",
+    ),
+    "agent.record": (
+        "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
+        "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
+        "to confirm, then `vibegit complete --yes`.",
+        "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
+        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）后 "
+        "`vibegit complete --yes`。",
+    ),
+    "agent.paused": (
+        "Paused: ask the user whether to continue (`vibegit resume`).",
+        "已暂停：询问用户是否继续（`vibegit resume`）。",
+    ),
+    "agent.tasks": ("Tasks", "任务"),
+    "agent.more": ("+ {n} more: `vibegit task list`", "+ 另有 {n} 项：`vibegit task list`"),
+    "agent.rules_more": (
+        "+ {n} more remembered rules: `vibegit memory list`",
+        "+ 另有 {n} 条记忆规则：`vibegit memory list`",
+    ),
+    # -- the mirror --
+    "mirror.adopted": ("adopted your edit of {rel}", "已采纳你对 {rel} 的修改"),
+    "mirror.lock_deleted": (
+        "{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)",
+        "{rel} 被手动删除；锁仍然保留（用 vibegit pause、unlock 或 complete 释放）",
+    ),
+    "mirror.other_workflow": (
+        "your edit of {rel} is for workflow {shown}, not {current}",
+        "你对 {rel} 的修改属于工作流 {shown}，不是 {current}",
+    ),
+    "mirror.conflict": (
+        "your edit of {rel} conflicts with a newer state from elsewhere",
+        "你对 {rel} 的修改与别处更新的状态冲突",
+    ),
+    "mirror.kept_beside": ("{why}; kept as {name} beside it", "{why}；已另存为旁边的 {name}"),
+    "mirror.goal_notes_only": (
+        "{rel}: only Goal and Notes are adopted (the rest is generated)",
+        "{rel}：只采纳目标和笔记（其余为生成内容）",
+    ),
+    "mirror.lock_by_hand": (
+        "{rel} was written by hand but no workflow holds a lock (use vibegit start or resume)",
+        "{rel} 是手写的，但没有工作流持有锁（请用 vibegit start 或 resume）",
+    ),
+    "mirror.edit_checkpoint": ("edit its checkpoint: section instead", "请改为编辑其中的 checkpoint: 部分"),
+    "mirror.is_completion": ("it is the completion report", "它是完成报告"),
+    "mirror.generated": ("{rel} is generated from session.yaml ({how})", "{rel} 由 session.yaml 生成（{how}）"),
+    "mirror.not_updated": (
+        "the event is recorded, but the mirror {mirror} was not updated: {error}",
+        "事件已记录，但镜像 {mirror} 未更新：{error}",
+    ),
+    "mirror.foreign": ("{mirror}/ holds an earlier skill set-up's {what}", "{mirror}/ 中有早先技能设置的{what}"),
+    "mirror.foreign_workflow": ("workflow {name!r} ({status})", "工作流 {name!r}（{status}）"),
+    "mirror.foreign_files": ("state files", "状态文件"),
+    "mirror.foreign_locked": (", workflow.lock locked", "，workflow.lock 已锁定"),
+    "mirror.foreign_tracked": ("; {n} of its files are tracked by git", "；其中 {n} 个文件被 git 跟踪"),
+    "mirror.refused": (
+        "{what}; 'vibegit adopt' imports it as a vibegit workflow (or move {mirror}/ away first); nothing was written",
+        "{what}；'vibegit adopt' 可将其导入为 vibegit 工作流（或先移走 {mirror}/）；未写入任何内容",
+    ),
+    "mirror.rewrote": (
+        "{what}; {branch} holds the workflows already, so this event rewrote them in vibegit's format "
+        "('git diff -- {mirror}' shows it; 'git rm -r --cached {mirror}' stops tracking the copies)",
+        "{what}；{branch} 已保存工作流，因此此事件按 vibegit 格式重写了它们"
+        "（'git diff -- {mirror}' 显示改动；'git rm -r --cached {mirror}' 停止跟踪这些副本）",
+    ),
+    "mirror.left_foreign": (
+        "{mirror}/ holds state files vibegit did not write; it is left as it is until the next event, which says "
+        "what it rewrites.",
+        "{mirror}/ 中有非 vibegit 写入的状态文件；在下一个事件前保持原样，该事件会说明它重写了什么。",
+    ),
+    "mirror.has_edits": (
+        "{mirror}/{name} has edits of yours; the mirror is left as it is until the next event adopts them.",
+        "{mirror}/{name} 有你的修改；镜像保持原样，直到下一个事件采纳它们。",
+    ),
+    # -- sync --
+    "sync.none_there": ("{remote} has no {branch} yet.", "{remote} 上还没有 {branch}。"),
+    "sync.took": ("Took {branch} from {remote} ({commit}).", "已从 {remote} 取得 {branch}（{commit}）。"),
+    "sync.fast_forward": (
+        "Fast-forwarded {branch} by {n} event(s) from {remote}.",
+        "已从 {remote} 快进 {branch}，共 {n} 个事件。",
+    ),
+    "sync.merged": (
+        "Merged: {mine} event(s) here and {other} on {remote} had diverged; both histories are kept (merge "
+        "{commit}). Decided:",
+        "已合并：此处 {mine} 个事件与 {remote} 上 {other} 个事件分叉；两边的历史都保留（合并 {commit}）。决定：",
+    ),
+    "sync.no_conflict": ("nothing conflicted", "没有冲突"),
+    "sync.nothing_to_redact": ("Nothing to redact.", "没有需要清除的内容。"),
+    "sync.nothing": (
+        "No workflow state here nor on {remote}; nothing to sync.",
+        "此处和 {remote} 上都没有工作流状态；无需同步。",
+    ),
+    "sync.up_to_date": ("{branch} is up to date with {remote} ({commit}).", "{branch} 与 {remote} 一致（{commit}）。"),
+    "sync.pushed": ("Pushed {branch} to {remote} ({commit}).", "已将 {branch} 推送到 {remote}（{commit}）。"),
+    "sync.moved_on": ("{remote} moved on while syncing; fetching again.", "同步期间 {remote} 有更新；重新获取。"),
+    "sync.kept_moving": (
+        "{remote}'s {branch} kept moving; run 'vibegit sync' again",
+        "{remote} 的 {branch} 一直在变；请再次执行 'vibegit sync'",
+    ),
+}
