@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from vibegit import verbs
 from vibegit.core import messages
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 from vibegit.infra.git import close_readers, pin_repo_env
@@ -23,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython
 
             return hook_main(argv[1:])
+        code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
+        if code is not None:
+            return code
         from vibegit.cli import run
 
         return run(argv)
