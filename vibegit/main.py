@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 
-from vibegit import verbs
 from vibegit.core import messages
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 from vibegit.infra.git import close_readers, pin_repo_env
@@ -24,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython
 
             return hook_main(argv[1:])
+        from vibegit import verbs
+
         code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
         if code is not None:
             return code

@@ -4,7 +4,6 @@ facts of the moment an event happens (time, worktree, HEAD and branch)."""
 from __future__ import annotations
 
 import os
-import secrets
 import socket
 from datetime import datetime, timezone
 
@@ -37,6 +36,6 @@ def facts(repo: git.Repo) -> Env:
         worktree=worktree_name(repo),
         head=git.head_commit(repo),
         branch=git.head_branch(repo),
-        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
-        nonce=secrets.token_hex(3),
+        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{os.urandom(3).hex()}",  # secrets.token_hex(3), without its import
+        nonce=os.urandom(3).hex(),
     )
