@@ -193,10 +193,10 @@ def record(
         state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, current, notices)
         after, event = guarded(state)
         target = current if (workflow or new) else None
-        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees)
+        files = render_all(after)  # once: the state tree and the mirror show the same text
+        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
         commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
         shown = workflows.shown_here(listed, e)
-        files = render_all(after)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
             shared = {k: v for k, v in files.items() if k in SHARED_FILES}

@@ -247,11 +247,13 @@ def write_tree(
     old: Flow | None,
     state: State,
     trees: dict[str, str | None] | None = None,
+    rendered: dict[str, str] | None = None,
 ) -> tuple[str, tuple[Summary, ...]]:
     """The root tree after an event, and the index it holds: ``state``'s
     workflow written to ``workflows/<id>/`` (``old``: its part before; None:
-    the event changed the shared memory only), the shared memory at the root."""
-    files = render_all(state)
+    the event changed the shared memory only), the shared memory at the root
+    (``rendered``: ``render_all(state)``, when the caller has it already)."""
+    files = dict(rendered) if rendered is not None else render_all(state)
     shared = {name: files.pop(name) for name in SHARED_FILES if name in files}
     changed: dict[str, str] = {}
     listed = loaded.index
