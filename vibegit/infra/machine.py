@@ -4,7 +4,6 @@ facts of the moment an event happens (time, worktree, HEAD and branch)."""
 from __future__ import annotations
 
 import os
-import socket
 from datetime import datetime, timezone
 
 from vibegit.core.model import Env
@@ -18,7 +17,14 @@ def now() -> str:
 
 def this_host() -> str:
     """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
-    return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
+    named = os.environ.get("VIBEGIT_HOST")
+    if named:
+        return named
+    if hasattr(os, "uname"):  # POSIX: gethostname(2)'s answer, without socket's import
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
 
 
 def worktree_name(repo: git.Repo) -> str:
