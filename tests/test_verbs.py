@@ -117,3 +117,21 @@ def test_every_fast_verb_gives_typers_output_and_exit_code(
             normal(typed.out).replace(str(twin), str(repo)),
             normal(typed.err).replace(str(twin), str(repo)),
         ), line
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt, EOFError, RuntimeError])
+def test_an_interrupt_or_a_failure_ends_the_same_both_ways(
+    vg: VG, monkeypatch: pytest.MonkeyPatch, raised: type[BaseException]
+) -> None:
+    from vibegit.commands import status
+
+    def fail(*_args: object) -> int:
+        raise raised("boom")
+
+    monkeypatch.setattr(status, "list_", fail)
+    fast = vg("list")
+    with monkeypatch.context() as patch:
+        patch.setattr(verbs, "run", lambda _argv: None)
+        typed = vg("list")
+    assert (fast.code, fast.out, fast.err) == (typed.code, typed.out, typed.err)
+    assert fast.code == {KeyboardInterrupt: 130, EOFError: 1, RuntimeError: 3}[raised]
