@@ -10,6 +10,7 @@ arrival all publish this way.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import time
@@ -393,38 +394,55 @@ def locked(repo: git.Repo) -> Iterator[None]:
 
     On POSIX it is flock(2) on the lock file, taken as filelock takes it
     there (the kernel frees it when the process dies), without filelock's
-    import (a tenth of an event's time); elsewhere filelock's."""
+    import (a tenth of an event's time); filelock's where flock is missing."""
     path = lock_path(repo)
     held = GitError(f"another vibegit process holds {path} for over {LOCK_TIMEOUT:.0f}s")
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        from filelock import FileLock, Timeout  # not on the read-only hook path
-
-        lock = FileLock(path, timeout=LOCK_TIMEOUT)
-        try:
-            lock.acquire()
-        except Timeout:
-            raise held from None
+    fd = _flock(path, held)
+    if fd is not None:
         try:
             yield
         finally:
-            lock.release()
+            os.close(fd)  # and with it the lock
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    from filelock import FileLock, Timeout  # not on the read-only hook path
+
+    lock = FileLock(path, timeout=LOCK_TIMEOUT)
     try:
-        deadline = time.monotonic() + LOCK_TIMEOUT
+        lock.acquire()
+    except Timeout:
+        raise held from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _flock(path: str, held: GitError) -> int | None:
+    """The lock file's descriptor, flock(2)ed (``held`` after LOCK_TIMEOUT);
+    None where there is no flock (not POSIX, or a file system without it)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    try:
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
+                return fd
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise held from None
                 time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)  # and with it the lock
+    except OSError as err:
+        os.close(fd)
+        if err.errno in (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP):
+            return None  # filelock's turn
+        raise
+    except BaseException:  # the timeout, an interrupt
+        os.close(fd)
+        raise
 
 
 Build = Callable[[Optional[str], git.CatFile], tuple[Optional[str], str, T]]
