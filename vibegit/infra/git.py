@@ -13,7 +13,6 @@ import atexit
 import hashlib
 import os
 import subprocess
-import tempfile
 import threading
 import time
 import zlib
@@ -371,7 +370,8 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
         # A git gc or repack running meanwhile removes fan-out directories it emptied: make it again.
         try:
             path.parent.mkdir(exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="tmp_obj_")
+            tmp = path.parent / f"tmp_obj_{os.urandom(6).hex()}"  # tempfile.mkstemp's way, without its import
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
             break
         except (FileNotFoundError, FileExistsError):
             if attempt == 9:
@@ -382,7 +382,7 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
         os.chmod(tmp, 0o444)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return oid
 
@@ -549,6 +549,8 @@ def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None)
     """Run ``git ARGS`` while the block runs, its output going to temporary
     files (a full pipe would stop it halfway); the block gets a function that
     waits for it and returns its output (a failure: one readable line)."""
+    import tempfile
+
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
 
@@ -660,6 +662,8 @@ def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:
 
 def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tuple[str, bool]:
     """Three-way text merge with ``git merge-file``: the text and whether it conflicted."""
+    import tempfile  # sync only
+
     with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):

@@ -10,8 +10,10 @@ arrival all publish this way.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -246,11 +248,13 @@ def write_tree(
     old: Flow | None,
     state: State,
     trees: dict[str, str | None] | None = None,
+    rendered: dict[str, str] | None = None,
 ) -> tuple[str, tuple[Summary, ...]]:
     """The root tree after an event, and the index it holds: ``state``'s
     workflow written to ``workflows/<id>/`` (``old``: its part before; None:
-    the event changed the shared memory only), the shared memory at the root."""
-    files = render_all(state)
+    the event changed the shared memory only), the shared memory at the root
+    (``rendered``: ``render_all(state)``, when the caller has it already)."""
+    files = dict(rendered) if rendered is not None else render_all(state)
     shared = {name: files.pop(name) for name in SHARED_FILES if name in files}
     changed: dict[str, str] = {}
     listed = loaded.index
@@ -386,18 +390,59 @@ def lock_path(repo: git.Repo) -> str:
 
 @contextmanager
 def locked(repo: git.Repo) -> Iterator[None]:
-    """The store's file lock, shared by all worktrees; every writer of the state branch holds it."""
+    """The store's file lock, shared by all worktrees; every writer of the state branch holds it.
+
+    On POSIX it is flock(2) on the lock file, taken as filelock takes it
+    there (the kernel frees it when the process dies), without filelock's
+    import (a tenth of an event's time); filelock's where flock is missing."""
+    path = lock_path(repo)
+    held = GitError(f"another vibegit process holds {path} for over {LOCK_TIMEOUT:.0f}s")
+    fd = _flock(path, held)
+    if fd is not None:
+        try:
+            yield
+        finally:
+            os.close(fd)  # and with it the lock
+        return
     from filelock import FileLock, Timeout  # not on the read-only hook path
 
-    lock = FileLock(lock_path(repo), timeout=LOCK_TIMEOUT)
+    lock = FileLock(path, timeout=LOCK_TIMEOUT)
     try:
         lock.acquire()
     except Timeout:
-        raise GitError(f"another vibegit process holds {lock_path(repo)} for over {LOCK_TIMEOUT:.0f}s") from None
+        raise held from None
     try:
         yield
     finally:
         lock.release()
+
+
+def _flock(path: str, held: GitError) -> int | None:
+    """The lock file's descriptor, flock(2)ed (``held`` after LOCK_TIMEOUT);
+    None where there is no flock (not POSIX, or a file system without it)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise held from None
+                time.sleep(0.05)
+    except OSError as err:
+        os.close(fd)
+        if err.errno in (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP):
+            return None  # filelock's turn
+        raise
+    except BaseException:  # the timeout, an interrupt
+        os.close(fd)
+        raise
 
 
 Build = Callable[[Optional[str], git.CatFile], tuple[Optional[str], str, T]]
