@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import events, framework, hooks, secrets, snapshot, trees, workflows
+from benchmarks import events, framework, hooks, scale, secrets, snapshot, startup, trees, workflows
 from benchmarks.common import table
 
 
@@ -35,7 +35,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer runs (a smoke test)")
     quick = parser.parse_args().quick
     rows = []
-    for module in (hooks, framework, events, workflows, snapshot, trees, secrets):
+    for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale):
         print(f"running {module.__name__} …", file=sys.stderr, flush=True)
         rows += module.measure(quick)
     print(f"Machine: {machine()}\n")

@@ -14,7 +14,7 @@ from vibegit import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "vibegit").rglob("*.py"))]
-SHIPPED += sorted(p for p in (ROOT / "vibegit" / "infra" / "shims").glob("*") if p.is_file())  # not __pycache__
+SHIPPED += sorted(p for p in (ROOT / "vibegit" / "infra" / "shims").glob("*") if p.is_file())  # not a __pycache__
 
 
 def test_the_pre_commit_snippet_pins_no_rev_that_does_not_exist() -> None:

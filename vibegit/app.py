@@ -16,15 +16,22 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from vibegit.core import lifecycle, messages, report, workflows
+from vibegit.core import messages, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Event, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git, hookfiles, machine, mirror, remote, snapshot, store, userhooks
+from vibegit.infra import git, hookfiles, machine, mirror, store
 from vibegit.infra.formats import SHARED_FILES, render_all
+
+if TYPE_CHECKING:
+    from vibegit.infra import userhooks
+
+# lifecycle, remote, snapshot, userhooks and report are imported where they
+# are used: a command that only reads the state pays for none of them.
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     repo, conf = ctx.repo, ctx.settings
     if git.reader(repo).get(conf.state_ref) is not None:
         return
+    from vibegit.infra import remote
+
     if given is None and not git.remotes(repo):
         return
     if implicit and not repo.out(
@@ -155,6 +164,9 @@ def record(
 
     The event is for workflow ``workflow`` (an id), for a ``new`` one bound
     here, or, with neither, for what all workflows share (the memory)."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import remote, userhooks
+
     said: list[str] = []  # an earlier set-up's files are imported (adopt), never written over silently
     if not adopting and mirror.foreign(ctx.repo, ctx.settings) is not None:
         listed = store.read_state(ctx.repo, ctx.settings).index
@@ -181,10 +193,10 @@ def record(
         state = mirror.adopt(ctx.repo, ctx.settings, cat, loaded, current, notices)
         after, event = guarded(state)
         target = current if (workflow or new) else None
-        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees)
+        files = render_all(after)  # once: the state tree and the mirror show the same text
+        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
         commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
         shown = workflows.shown_here(listed, e)
-        files = render_all(after)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
             shared = {k: v for k, v in files.items() if k in SHARED_FILES}
@@ -212,6 +224,9 @@ def record(
 def _run_hooks(ctx: Context, hooks: userhooks.Hooks, written: Written, e: Env) -> None:
     """Run the hooks of the event just recorded. A failing hook is reported in
     one line and recorded as a ``hook-failed`` event; the event itself stays."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import userhooks
+
     event = written.event
     names = userhooks.EVENT_HOOKS.get(event.name, ())
     if not any(hooks.commands.get(name) for name in names):
@@ -275,6 +290,9 @@ def show_report(
     """The report (in ``lang``, else the vibegit.lang setting), with where the
     anchor and snapshot stand now (``snapshot.observe``: ``compare``, and the
     snapshot ``taken`` just now) and the other workflows of the repository."""
+    from vibegit.core import report
+    from vibegit.infra import snapshot
+
     observed = snapshot.observe(ctx.repo, state, compare, taken)
     say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
 

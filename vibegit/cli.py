@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from vibegit import __version__
+from vibegit import __version__, verbs
 from vibegit.core import messages
 from vibegit.core.settings import LANGS
 
@@ -120,9 +120,7 @@ def phase(
     workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Enter a phase of the running workflow."""
-    from vibegit.commands import workflow as workflow_
-
-    return workflow_.phase(to, step, workflow)
+    return verbs.phase(to, step, workflow)
 
 
 @task_parser.command("add")
@@ -132,33 +130,25 @@ def task_add(
     workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Add a task to the Todo column."""
-    from vibegit.commands import task
-
-    return task.add(task_id, title, workflow)
+    return verbs.task_add(task_id, title, workflow)
 
 
 @task_parser.command("start")
 def task_start(task_id: str = typer.Argument(..., metavar="ID"), workflow: Optional[str] = WorkflowName) -> int:
     """Move a task to Doing and make it the current task."""
-    from vibegit.commands import task
-
-    return task.start(task_id, workflow)
+    return verbs.task_start(task_id, workflow)
 
 
 @task_parser.command("done")
 def task_done(task_id: str = typer.Argument(..., metavar="ID"), workflow: Optional[str] = WorkflowName) -> int:
     """Move a task to Done."""
-    from vibegit.commands import task
-
-    return task.done(task_id, workflow)
+    return verbs.task_done(task_id, workflow)
 
 
 @task_parser.command("list")
 def task_list(as_json: bool = Json, workflow: Optional[str] = WorkflowName) -> int:
     """List the tasks."""
-    from vibegit.commands import task
-
-    return task.list_(as_json, workflow)
+    return verbs.task_list(as_json, workflow)
 
 
 @parser.command()
@@ -181,9 +171,7 @@ def context(
 
     Questions keep their number for good; an answered one is kept with its
     answer in session.yaml, and `complete` remembers it as a decision."""
-    from vibegit.commands import context as context_
-
-    return context_.context(last, next_, question, answer, workflow, reply)
+    return verbs.context(last, next_, question, answer, reply, workflow)
 
 
 @parser.command()
@@ -200,9 +188,7 @@ def checkpoint(
     tree under workflows/<id>/snapshot/ in the state commit, built through a scratch index;
     a clean working tree records none. The line's text is kept so the report
     finds the line again after edits."""
-    from vibegit.commands import checkpoint as checkpoint_
-
-    return checkpoint_.checkpoint(file, line, action, no_snapshot, workflow)
+    return verbs.checkpoint(file, line, action, no_snapshot, workflow)
 
 
 @parser.command()
@@ -268,17 +254,13 @@ def status(
     The report says whether the checkpoint's snapshot matches the working
     tree; that scans every file, so above 5,000 files in the index it is
     done only with --compare."""
-    from vibegit.commands import status as status_
-
-    return status_.status(as_json, _lang(lang), workflow, compare)
+    return verbs.status(as_json, _lang(lang), workflow, compare)
 
 
 @parser.command("list")
 def list_workflows(as_json: bool = Json) -> int:
     """Every workflow of the repository: status, branch, holder, phase, progress, last event."""
-    from vibegit.commands import status as status_
-
-    return status_.list_(as_json)
+    return verbs.list_workflows(as_json)
 
 
 @parser.command()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-import traceback
 from pathlib import Path
 
 from vibegit import __version__
@@ -44,6 +43,8 @@ def log_path() -> Path:
 
 def log_unexpected(argv: list[str]) -> str:
     """Append the current exception's traceback to the error log; the log's path, to show."""
+    import traceback  # only when something went wrong
+
     path = log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

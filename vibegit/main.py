@@ -23,6 +23,11 @@ def main(argv: list[str] | None = None) -> int:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython
 
             return hook_main(argv[1:])
+        from vibegit import verbs
+
+        code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
+        if code is not None:
+            return code
         from vibegit.cli import run
 
         return run(argv)

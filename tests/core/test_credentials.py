@@ -129,3 +129,71 @@ def test_files_left_out_of_a_snapshot_are_noted_in_the_checkpoint() -> None:
     hostile = Checkpoint(extra={"withheld": ["x\x1b[2Jy", 3, {"a": 1}, "z" * 999]})
     assert c.withheld(hostile) == ["x [2Jy", "z" * 300]
     assert c.withheld(Checkpoint(extra={"withheld": "nope"})) == [] and c.withheld(None) == []
+
+
+def _plain_find(text: str) -> list[tuple[int, int, str, str]]:
+    """``find`` without its prefilters: every rule run over the whole text."""
+    found = []
+    for index, rule in enumerate(c.RULES):
+        for match in rule.pattern.finditer(text):
+            start = match.start()
+            if start > 0 and rule.edge and text[start - 1] in rule.edge:
+                continue
+            if c._passes(rule, match, text):
+                found.append((match.start(rule.group), index, rule.kind, match.group(rule.group)))
+    found.sort()
+    kept: list[tuple[int, int, str, str]] = []
+    for hit in found:
+        if kept and hit[0] < kept[-1][0] + len(kept[-1][3]):
+            if hit[1] < kept[-1][1]:
+                kept[-1] = hit
+            continue
+        kept.append(hit)
+    return [(s, len(v), kind, v) for s, _, kind, v in kept]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secretoken=Zx9Vb8Nm7Lk6Jh5Gf",  # the second name overlaps the first
+        "keykey=Zx9Vb8Nm7Lk6Jh5Gf and passwordtoken: a8Hj3kL9mN2bV5c",
+        "\u212aEY=Zx9Vb8Nm7Lk6Jh5 \u017fecret: aZ9xY8wV7uT6sR5",  # letters a case-insensitive rule reads as k, s
+        "\u0130 passwd=Qw3rTy8uIo0p",  # lower-casing this one moves places
+        "host:5432:db:user:Hunter2Secret\nmachine example.com login me password S3cretPw\n",
+        "x" * 30 + ".abcdef." + "y" * 30,
+        "NzkwMTIzNDU2Nzg5MDEyMzQ1Njc4.Xy1Ab2.Cd3Ef4Gh5Ij6Kl7Mn8Op9Qr0St1Uv2",
+        f"{GHP} AKIA{'Z7Q2M4X8R6T1W3YP'} Bearer abcDEF123ghiJKL456mnoPQR789\n",
+    ],
+)
+def test_the_prefilters_lose_nothing(text: str) -> None:
+    """Each rule's prefilter only skips work: the hits are those of every rule run over the whole text."""
+    assert [(h.start, h.end - h.start, h.kind, h.value) for h in c.find(text)] == _plain_find(text)
+
+
+def test_none_in_is_exact_for_texts_next_to_each_other() -> None:
+    """Texts scanned together hold a hit whenever one of them alone does (the
+    whole may hold more: a netrc entry or a key split across two texts)."""
+    parts = [
+        f"TOKEN = '{GHP}'",
+        "API_KEY = ",
+        "'9f8e7d6c5b4a39281726'",
+        "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn",
+        "-----END RSA PRIVATE KEY-----",
+        "machine example.com login me",
+        "password S3cretPw9",
+        "host:5432:db:user:",
+        "Hunter2Secret",
+        "postgres://app:",
+        "s3cr3t-pw@db.internal/app",
+        "ghp_",
+        "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4",
+        "api",
+        "Key: Zx9Vb8Nm7Lk6Jh5Gf",
+        "plain words only",
+        "x = call(",
+        ")",
+    ]
+    for a in parts:
+        for b in parts:
+            if c.find(a) or c.find(b):
+                assert not c.none_in([a, b]), (a, b)

@@ -7,7 +7,6 @@ old line number; failing that, the most similar line near it; else it is gone.
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from typing import NamedTuple
 
 MAX_TEXT = 200
@@ -36,6 +35,8 @@ def relocate(lines: list[str], line: int, text: str | None) -> Where:
     exact = [n for n, k in enumerate(keys, 1) if k == want]
     if exact:
         return Where("moved", min(exact, key=lambda n: (abs(n - line), n)))
+    from difflib import SequenceMatcher  # only when the line moved and changed
+
     best: tuple[float, int, int] | None = None
     for n, k in enumerate(keys, 1):
         if not k:

@@ -38,6 +38,13 @@ class Rule(NamedTuple):
     group: int  # the secret itself (0: the whole match); redacted and fingerprinted
     edge: str = ""  # characters that must not come right before the match ("" none)
     check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer"
+    # Prefilters, each exact (a text they rule out holds no match): the rule runs only when one of
+    # ``needles`` is in the text, or ``gate`` is found in it; a match begins with one of ``starts``
+    # (in any case), and the rule is tried only where one stands.
+    needles: tuple[str, ...] = ()
+    gate: re.Pattern[str] | None = None
+    starts: tuple[str, ...] = ()
+    lines: bool = False  # a match is a line that holds what ``gate`` finds: tried only at such lines' starts
 
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -54,19 +61,27 @@ RULES: tuple[Rule, ...] = (
         re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
         1,
         check="pem",
+        needles=("PRIVATE KEY",),
     ),
-    Rule("AWS access key id", re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"), 0, _UPPER),
-    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD),
-    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD),
-    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN),
-    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD),
+    Rule(
+        "AWS access key id",
+        re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
+        0,
+        _UPPER,
+        needles=("AKIA", "ASIA", "ABIA", "ACCA"),
+    ),
+    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD, needles=("gh",)),
+    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",)),
+    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN, needles=("gl",)),
+    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, needles=("xox",)),
     Rule(
         "Slack webhook",
         re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
         0,
+        needles=("hooks.slack.com/",),
     ),
-    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD),
-    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD),
+    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, needles=("k_live_",)),
+    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, needles=("AIza",)),
     Rule(
         "OpenAI key",
         re.compile(
@@ -74,26 +89,75 @@ RULES: tuple[Rule, ...] = (
         ),
         0,
         _TOKEN,
+        needles=("sk-",),
     ),
-    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN),
-    Rule("SendGrid key", re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), 0, _TOKEN),
-    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD),
-    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN),
-    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1),
-    Rule("JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"), 0, _TOKEN),
+    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, needles=("sk-ant-",)),
+    Rule(
+        "SendGrid key",
+        re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+        0,
+        _TOKEN,
+        needles=("SG.",),
+    ),
+    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, needles=("npm_",)),
+    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN, needles=("pypi-AgE",)),
+    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1, needles=("AccountKey=",)),
+    Rule(
+        "JSON web token",
+        re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
+        0,
+        _TOKEN,
+        needles=("eyJ",),
+    ),
     Rule(
         "Discord bot token",
         re.compile(r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"),
         0,
         _TOKEN,
+        gate=re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
     ),
-    Rule("bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer"),
+    Rule(
+        "bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer", needles=("Bearer",)
+    ),
     # scheme://user:password@host; the user may be empty (redis://:pw@host)
-    Rule("password in a URL", re.compile(r"://[^\s/:@\"'<>]{0,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"), 1, "", "url"),
-    Rule("netrc password", re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"), 1, _WORD),
-    Rule("base64 user:password", re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"), 1, _WORD, "basic"),
-    Rule("base64 user:password", re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""), 1, "", "basic"),
-    Rule("pgpass line", re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"), 1),
+    Rule(
+        "password in a URL",
+        re.compile(r"://[^\s/:@\"'<>]{0,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"),
+        1,
+        "",
+        "url",
+        needles=("://",),
+    ),
+    Rule(
+        "netrc password",
+        re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"),
+        1,
+        _WORD,
+        needles=("machine",),
+    ),
+    Rule(
+        "base64 user:password",
+        re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
+        1,
+        _WORD,
+        "basic",
+        needles=("Basic",),
+    ),
+    Rule(
+        "base64 user:password",
+        re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""),
+        1,
+        "",
+        "basic",
+        needles=('"auth"',),
+    ),
+    Rule(
+        "pgpass line",
+        re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),
+        1,
+        gate=re.compile(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
+        lines=True,
+    ),
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
         "secret assigned to a key-like name",
@@ -101,6 +165,7 @@ RULES: tuple[Rule, ...] = (
         2,
         "",
         "keyword",
+        starts=("key", "token", "secret", "passw"),
     ),
 )
 
@@ -227,8 +292,25 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
     """Every credential-like value in ``text``, by position (the first rule
     wins where two overlap); ``first_line`` numbers the text's first line."""
     found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
+    lowered: str | None = None
     for index, rule in enumerate(RULES):
-        for match in rule.pattern.finditer(text):
+        for needle in rule.needles:
+            if needle in text:
+                break
+        else:
+            if rule.needles:
+                continue
+        if rule.gate is not None and rule.gate.search(text) is None:
+            continue
+        if rule.starts:
+            lowered = _lowered(text) if lowered is None else lowered
+            matches = _matches_at(rule, text, lowered) if lowered else rule.pattern.finditer(text)
+        elif rule.lines and rule.gate is not None:
+            starts = sorted({text.rfind("\n", 0, g.start()) + 1 for g in rule.gate.finditer(text)})
+            matches = _matches_from(rule, text, starts)
+        else:
+            matches = rule.pattern.finditer(text)
+        for match in matches:
             start = match.start()
             if start > 0 and text[start - 1] in rule.edge and rule.edge:
                 continue
@@ -249,6 +331,48 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
         pos = s
         out.append(Hit(line, kind, s, e, value))
     return out
+
+
+def _lowered(text: str) -> str:
+    """``text`` lower-cased place for place, as a case-insensitive rule sees
+    its letters (the long s is an s); "" when lower-casing moves places."""
+    low = text.lower()
+    return low.replace("\u017f", "s") if len(low) == len(text) else ""
+
+
+def _matches_at(rule: Rule, text: str, lowered: str) -> Iterator[re.Match[str]]:
+    """``rule.pattern.finditer(text)``, trying only where one of ``rule.starts`` stands."""
+    places: set[int] = set()
+    for word in rule.starts:
+        at = lowered.find(word)
+        while at >= 0:
+            places.add(at)
+            at = lowered.find(word, at + 1)
+    return _matches_from(rule, text, sorted(places))
+
+
+def _matches_from(rule: Rule, text: str, places: list[int]) -> Iterator[re.Match[str]]:
+    """``rule.pattern.finditer(text)`` when a match can begin only at ``places`` (ascending)."""
+    end = 0
+    for at in places:
+        if at < end:
+            continue
+        match = rule.pattern.match(text, at)
+        if match is not None:
+            end = max(match.end(), match.start() + 1)
+            yield match
+
+
+def none_in(texts: list[str]) -> bool:
+    """True when no text of ``texts`` holds a hit, found with one ``find`` of
+    them all, a newline between each two (what costs per text is paid once).
+    False may still mean none (a netrc entry split across two texts): then
+    scan them one by one. Exact when True: a hit in a text alone is a hit, or
+    overlaps one, in the whole. The newline stands where a text began or
+    ended: a value that crosses it only grows (the private key's), no edge,
+    name or code check tells it from a text's start or end, and a line starts
+    after it and ends before it."""
+    return not find("\n".join(texts))
 
 
 def redact(text: str, hits: Iterable[Hit] | None = None) -> str:

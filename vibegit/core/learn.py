@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 
 from vibegit.core.model import MemoryCategory
+from vibegit.core.settings import KNOWLEDGE_DOCS
 from vibegit.core.text import clean
 
-KNOWLEDGE_DOCS = ("conventions.md", "decisions.md")  # in the mirror folder; they travel on the state branch
 OTHER_DEFAULT_DOCS = ("README.md", "CONTRIBUTING.md")
 MAX_ITEMS_PER_DOC = 200
 MAX_ITEM_CHARS = 500

@@ -16,10 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import workflows
-from vibegit.core.learn import DocChange
 from vibegit.core.messages import t
 from vibegit.core.model import (
     ACTIVE,
@@ -44,6 +43,9 @@ from vibegit.core.model import (
 )
 from vibegit.core.text import MAX_TEXT, check_task_id, check_text
 from vibegit.errors import OK, BadInput, Refused, VibegitError
+
+if TYPE_CHECKING:
+    from vibegit.core.learn import DocChange
 
 MAX_QUESTIONS = 500  # answered questions kept in session.yaml (the decisions of the completion report)
 MAX_PHASES = 200  # phase entries kept (the completion report's phases)

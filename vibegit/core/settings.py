@@ -10,6 +10,7 @@ from vibegit.errors import BadInput
 
 DEFAULT_STATE_BRANCH = "vibegit/state"
 DEFAULT_MIRROR = "project_document/.ai_state"
+KNOWLEDGE_DOCS = ("conventions.md", "decisions.md")  # in the mirror folder; they travel on the state branch
 BLOCK_POLICIES = ("always", "other-branches", "never")
 LANGS = ("en", "zh")  # the report's headings: English, or as in the skill document
 

@@ -21,7 +21,7 @@ from vibegit.core.model import Env, State
 from vibegit.core.settings import Settings, settings
 from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
-from vibegit.infra import git, machine, mirror, store
+from vibegit.infra import git, machine, store
 
 ALLOW = "VIBEGIT_ALLOW"
 UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
@@ -81,6 +81,8 @@ def candidates(index: tuple[Summary, ...], e: Env, policy: str) -> list[Summary]
 
 def _vanished(repo: git.Repo, conf: Settings) -> Block | None:
     """No state branch: blocked when the mirror still shows a held lock (the branch was deleted)."""
+    from vibegit.infra import mirror  # only when the state branch vanished
+
     try:
         shown = mirror.lock(repo, conf)
     except BadInput as err:

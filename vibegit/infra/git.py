@@ -13,13 +13,13 @@ import atexit
 import hashlib
 import os
 import subprocess
-import tempfile
 import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -65,6 +65,27 @@ def run(
     if check and proc.returncode != 0:
         raise GitError(f"git {' '.join(args[:3])} failed: {reason(proc)}")
     return proc
+
+
+def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[str]:
+    """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
+    they come: a long output is never held whole. A failure is a GitError."""
+    proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout and proc.stderr
+    rest = b""
+    try:
+        while data := proc.stdout.read(piece):
+            *done, rest = (rest + data).split(b"\0")
+            yield from (field.decode(errors="surrogateescape") for field in done)
+        said = proc.stderr.read()
+    finally:
+        proc.stdout.close()
+        code = proc.wait()
+        proc.stderr.close()
+    if code:
+        raise GitError(f"git {' '.join(args[:3])} failed: {reason(subprocess.CompletedProcess(args, code, b'', said))}")
+    if rest:
+        yield rest.decode(errors="surrogateescape")
 
 
 def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
@@ -200,6 +221,9 @@ def identity(config: dict[str, str], role: str = "COMMITTER") -> Identity:
     )
 
 
+BATCH = 256  # names asked of cat-file at once: their lines fit in a pipe, so asking never blocks
+
+
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -212,11 +236,15 @@ class CatFile:
         )
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
-        assert self._proc.stdin and self._proc.stdout
+        assert self._proc.stdin
         if "\n" in rev:
             return None
         self._proc.stdin.write(rev.encode() + b"\n")
         self._proc.stdin.flush()
+        return self._answer()
+
+    def _answer(self) -> tuple[str, str, int] | None:
+        assert self._proc.stdout
         header = self._proc.stdout.readline().decode()
         parts = header.split()
         if len(parts) != 3:  # "<rev> missing" / "ambiguous"
@@ -234,25 +262,55 @@ class CatFile:
         self._proc.stdout.read(1)  # the newline after the content
         return found[0], found[1], data
 
-    def stream(self, rev: str, piece: int = 1 << 20) -> tuple[str, int, Iterator[bytes]] | None:
-        """``(type, size, pieces)`` of ``rev``, its content read ``piece``
-        bytes at a time; read ``pieces`` to the end before the next request."""
-        found = self._header(rev)
-        if found is None:
-            return None
-        out = self._proc.stdout
-        assert out
+    def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
+        """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
+        while left[0]:
+            data = self._read(min(piece, left[0]))
+            if not data:
+                raise GitError(f"git cat-file ended inside {rev[:12]}")
+            left[0] -= len(data)
+            yield data
 
-        def pieces(left: int) -> Iterator[bytes]:
-            while left:
-                data = out.read(min(piece, left))
-                if not data:
-                    raise GitError(f"git cat-file ended inside {rev[:12]}")
-                left -= len(data)
-                yield data
-            out.read(1)
+    def _read(self, size: int) -> bytes:
+        assert self._proc.stdout
+        return self._proc.stdout.read(size)
 
-        return found[0], found[2], pieces(found[2])
+    def each(self, revs: Iterable[str], piece: int = 1 << 20) -> Iterator[tuple[str, str, int, Iterator[bytes]] | None]:
+        """Every one of ``revs`` in turn, asked ahead in batches (one round
+        trip per batch, not per object): ``(type, oid, size, pieces)``, its
+        content read ``piece`` bytes at a time, or None when it is missing.
+        What a caller leaves of a content unread is skipped; one that stops
+        iterating early closes this reader (its answers are still on the way)."""
+        inp = self._proc.stdin
+        assert inp
+        todo = iter(revs)
+        try:
+            while True:
+                batch = list(islice(todo, BATCH))
+                if not batch:
+                    return
+                inp.write(b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev))
+                inp.flush()
+                for rev in batch:
+                    found = self._answer() if "\n" not in rev else None
+                    if found is None:
+                        yield None
+                        continue
+                    left = [found[2]]
+                    yield found[0], found[1], found[2], self._pieces(rev, left, piece)
+                    for _ in self._pieces(rev, left, piece):  # what the caller left unread
+                        pass
+                    self._read(1)
+        except GeneratorExit:
+            if self._proc.stdout:
+                self._proc.stdout.close()  # git may be blocked writing what was asked
+            self.close()
+            raise
+
+    def get_many(self, revs: Iterable[str]) -> Iterator[tuple[str, str, bytes] | None]:
+        """``get`` of every one of ``revs`` in turn, asked ahead in batches."""
+        for found in self.each(revs):
+            yield None if found is None else (found[0], found[1], b"".join(found[3]))
 
     @property
     def closed(self) -> bool:
@@ -308,15 +366,23 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
     path = repo.objects_dir / oid[:2] / oid[2:]
     if path.exists():
         return oid
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="tmp_obj_")
+    for attempt in range(10):
+        # A git gc or repack running meanwhile removes fan-out directories it emptied: make it again.
+        try:
+            path.parent.mkdir(exist_ok=True)
+            tmp = path.parent / f"tmp_obj_{os.urandom(6).hex()}"  # tempfile.mkstemp's way, without its import
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            break
+        except (FileNotFoundError, FileExistsError):
+            if attempt == 9:
+                raise
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(zlib.compress(raw, 1))
         os.chmod(tmp, 0o444)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return oid
 
@@ -483,6 +549,8 @@ def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None)
     """Run ``git ARGS`` while the block runs, its output going to temporary
     files (a full pipe would stop it halfway); the block gets a function that
     waits for it and returns its output (a failure: one readable line)."""
+    import tempfile
+
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
 
@@ -499,6 +567,27 @@ def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None)
             yield result
         finally:
             proc.wait()  # never left running
+
+
+_detached: list[subprocess.Popen[bytes]] = []  # kept, so that none is reaped (or warned about) while it runs
+
+
+def detach(repo: Repo, *args: str) -> None:
+    """Start ``git ARGS`` in the background, in a session of its own, and
+    never wait for it (housekeeping that may fail without harm)."""
+    try:
+        _detached.append(
+            subprocess.Popen(
+                ["git", *args],
+                cwd=repo.toplevel,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+    except OSError:
+        pass
 
 
 def resolve(repo: Repo, rev: str) -> str | None:
@@ -573,6 +662,8 @@ def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:
 
 def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tuple[str, bool]:
     """Three-way text merge with ``git merge-file``: the text and whether it conflicted."""
+    import tempfile  # sync only
+
     with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):

@@ -34,7 +34,6 @@ import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from vibegit import __version__
@@ -56,6 +55,8 @@ FRAMEWORK_HOOKS = ("pre-commit", "post-checkout", "pre-push", "post-rewrite")  #
 
 
 def _resource(name: str) -> str:
+    from importlib import resources  # install only: not on every command's lock-check warning
+
     return (resources.files("vibegit.infra") / "shims" / name).read_text(encoding="utf-8")
 
 
@@ -84,6 +85,8 @@ def script(name: str, python: str = "", created: Sequence[str] = (), paths: tupl
     exec path and system config file (``git_paths``), under which the shim
     reads the settings in sh; empty: ``git config`` always reads them."""
     early = f"{name}.early.sh"  # what may leave before the shared functions are parsed
+    from importlib import resources
+
     has_early = (resources.files("vibegit.infra") / "shims" / early).is_file()
     text = (
         _resource("head.sh") + (_resource(early) if has_early else "") + _resource("lib.sh") + _resource(f"{name}.sh")

@@ -4,8 +4,6 @@ facts of the moment an event happens (time, worktree, HEAD and branch)."""
 from __future__ import annotations
 
 import os
-import secrets
-import socket
 from datetime import datetime, timezone
 
 from vibegit.core.model import Env
@@ -19,7 +17,14 @@ def now() -> str:
 
 def this_host() -> str:
     """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
-    return os.environ.get("VIBEGIT_HOST") or socket.gethostname()
+    named = os.environ.get("VIBEGIT_HOST")
+    if named:
+        return named
+    if hasattr(os, "uname"):  # POSIX: gethostname(2)'s answer, without socket's import
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
 
 
 def worktree_name(repo: git.Repo) -> str:
@@ -37,6 +42,6 @@ def facts(repo: git.Repo) -> Env:
         worktree=worktree_name(repo),
         head=git.head_commit(repo),
         branch=git.head_branch(repo),
-        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{secrets.token_hex(3)}",
-        nonce=secrets.token_hex(3),
+        new_session_id=f"sess_{stamp[:10].replace('-', '')}_{os.urandom(3).hex()}",  # secrets.token_hex(3), without its import
+        nonce=os.urandom(3).hex(),
     )

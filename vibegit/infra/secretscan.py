@@ -23,14 +23,15 @@ calls ``check`` (the store is imported when there is something to scan).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import credentials
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
-from vibegit.infra import git
+from vibegit.infra import git, scanned
 
 if TYPE_CHECKING:
     from vibegit.core.model import State
@@ -161,11 +162,82 @@ def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple
         yield new.oid, path, change.old is None
 
 
+def _in_snapshot(path: str) -> bool:
+    """A path inside a snapshot tree (``snapshot/`` at the root, or ``workflows/<id>/snapshot/``)."""
+    head, _, rest = path.partition("/")
+    if head == "snapshot":
+        return bool(rest)
+    parts = path.split("/", 3)
+    return len(parts) == 4 and parts[0] == "workflows" and parts[2] == "snapshot"
+
+
+class _Commit(NamedTuple):
+    oid: str
+    first_parent: str  # "" for a root commit
+    state: list[tuple[str, str]]  # (blob, path) it adds or changes outside its snapshots
+    snapshots_changed: bool  # a snapshot tree it adds or changes
+
+
+def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commit]:
+    """The commits pushing ``tip`` would publish, oldest first (parents before
+    children), each with what it changes against its first parent: one
+    ``git log``, read as it comes, whatever the history's length."""
+    tokens = git.fields(
+        repo,
+        "log",
+        "--raw",
+        "-r",
+        "-t",
+        "-z",
+        "--no-renames",
+        "--no-abbrev",
+        "--no-color",
+        "--no-show-signature",
+        "--root",
+        "--diff-merges=first-parent",
+        "--topo-order",
+        "--reverse",
+        "--format=%x00commit %H %P",
+        tip,
+        "--not",
+        *pushed,
+        "--",
+    )
+    commit: _Commit | None = None
+    paths: dict[str, str] = {}  # one string per path: the same few paths recur in every commit
+    for field in tokens:
+        token = field.lstrip("\n")
+        if token.startswith("commit "):
+            if commit is not None:
+                yield commit
+            ids = token.split()[1:]
+            commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
+        elif token.startswith(":") and commit is not None:
+            path = next(tokens, None)
+            if path is None:
+                break
+            _, mode, _, oid, _ = token[1:].split(" ", 4)
+            if set(oid) == {"0"} or mode == "160000":
+                continue
+            if mode == "040000":
+                if path == "snapshot" or (
+                    path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot")
+                ):
+                    commit = commit._replace(snapshots_changed=True)
+            elif not _in_snapshot(path):
+                commit.state.append((oid, paths.setdefault(path, path)))
+    if commit is not None:
+        yield commit
+
+
 def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
-    """What pushing ``tip`` would publish that the remote's copies lack."""
+    """What pushing ``tip`` would publish that the remote's copies lack. A
+    commit whose first parent is new too adds only what it changes; the others
+    are read whole."""
     pushed = pushed_tips(repo, settings)
-    commits = repo.out("rev-list", "--topo-order", "--reverse", tip, "--not", *pushed, "--").split()
-    if not commits:
+    commits = _new_commits(repo, tip, pushed)
+    first = next(commits, None)
+    if first is None:
         return Scope([], [])
     from vibegit.infra import store  # the state model and formats: only when there is something to scan
 
@@ -175,11 +247,17 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
         have.update(oid for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
         for s in snaps:
             have.update(oid for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
+    new: list[str] = []
+    known: set[str] = set()  # the new commits so far: a new parent comes before its children
     blobs: list[Blob] = []
     seen_snaps: set[str] = set()
-    for commit in commits:
-        snaps = store.snapshots(repo, cat, commit)
-        for oid, path in _tree_blobs(repo, cat, f"{commit}^{{tree}}", "", {s.path for s in snaps}):
+    for commit in chain([first], commits):
+        new.append(commit.oid)
+        known.add(commit.oid)
+        whole = commit.first_parent not in known
+        snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
+        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
+        for oid, path in state:
             if oid not in have:
                 have.add(oid)
                 blobs.append(Blob(oid, path, "state"))
@@ -192,14 +270,54 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
             for oid, path, added in _changes(repo, s.tree, base):
                 if oid not in have:
                     blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope(commits, blobs)
+    return Scope(new, blobs)
 
 
-def _scan_blob(cat: git.CatFile, oid: str) -> list[credentials.Hit] | None:
-    found = cat.stream(oid)
-    if found is None or found[0] != "blob":
-        return None
-    return list(credentials.find_stream(credentials.decode_stream(found[2])))
+SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
+GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
+_NO_HITS: list[credentials.Hit] = []  # shared, never changed: most texts hold nothing
+
+
+def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
+    """The hits in each of ``texts`` (key, text), ``GROUP`` characters of them
+    scanned at once (``credentials.none_in``), one by one only when that finds something."""
+    group: dict[str, str] = {}
+    size = 0
+    for key, text in chain(texts, [("", "")]):  # an empty key: the end
+        if group and (not key or size + len(text) > GROUP):
+            clean = credentials.none_in(list(group.values()))
+            yield from ((k, _NO_HITS if clean else credentials.find(t)) for k, t in group.items())
+            group, size = {}, 0
+        group[key] = text
+        size += len(text) + 1
+
+
+def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
+    """The hits in each blob (None: it could not be read as one), read through
+    batched requests; a big one is streamed, small ones are scanned together."""
+    scanned: dict[str, list[credentials.Hit] | None] = {}
+
+    def small() -> Iterator[tuple[str, str]]:
+        for oid, found in zip(oids, cat.each(oids), strict=True):
+            if found is None or found[0] != "blob":
+                scanned[oid] = None
+            elif found[2] > SMALL:
+                scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
+            else:  # one piece: decoded as decode_stream would
+                yield oid, credentials.decode(b"".join(found[3]))
+
+    scanned.update(_together(small()))
+    return scanned
+
+
+def _scan_messages(cat: git.CatFile, commits: list[str]) -> dict[str, list[credentials.Hit]]:
+    """The hits in each commit's message (a commit that cannot be read has none to publish)."""
+    texts = (
+        (commit, credentials.decode(found[2].partition(b"\n\n")[2]))
+        for commit, found in zip(commits, cat.get_many(commits), strict=True)
+        if found is not None
+    )
+    return dict(_together(texts))
 
 
 def _in_tree(repo: git.Repo, tree: str) -> set[str]:
@@ -217,35 +335,32 @@ def scan(
         return []
     allowed = allowlist(repo) if allowed is None else allowed
     findings: list[Finding] = []
+    clean = scanned.load(repo)  # what an earlier scan read and found nothing in
     with git.CatFile(repo) as cat:  # its own reader: blobs are streamed through it
         scope = new_content(repo, settings, cat, tip)
-        copies: dict[str, set[str]] = {}
-        scanned: dict[str, list[credentials.Hit] | None] = {}
-        for blob in scope.blobs:
-            if blob.oid not in scanned:
-                scanned[blob.oid] = _scan_blob(cat, blob.oid)
-            hits = scanned[blob.oid]
-            if hits is None:
-                findings.append(
-                    Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
-                )
-                continue
-            hits = [h for h in hits if h.fingerprint not in allowed]
-            if hits and blob.added and blob.base:
-                if blob.base not in copies:
-                    copies[blob.base] = _in_tree(repo, blob.base)
-                if blob.oid in copies[blob.base]:
-                    continue  # a copy of a file the user's commit holds
-            for h in hits:
-                findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
-        for commit in scope.commits:
-            found = cat.get(commit)
-            if found is None:
-                continue
-            message = credentials.decode(found[2].partition(b"\n\n")[2])
-            for h in credentials.find(message):
-                if h.fingerprint not in allowed:
-                    findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+        hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
+        in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
+    copies: dict[str, set[str]] = {}
+    for blob in scope.blobs:
+        hits = hits_in.get(blob.oid, [])
+        if hits is None:
+            findings.append(
+                Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
+            )
+            continue
+        hits = [h for h in hits if h.fingerprint not in allowed]
+        if hits and blob.added and blob.base:
+            if blob.base not in copies:
+                copies[blob.base] = _in_tree(repo, blob.base)
+            if blob.oid in copies[blob.base]:
+                continue  # a copy of a file the user's commit holds
+        for h in hits:
+            findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
+    for commit in scope.commits:
+        for h in in_messages.get(commit, []):
+            if h.fingerprint not in allowed:
+                findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+    scanned.add(repo, [oid for found in (hits_in, in_messages) for oid, hits in found.items() if hits == []])
     return findings
 
 

@@ -12,10 +12,7 @@ writes the working tree only where nothing would be lost.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import tempfile
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +34,9 @@ def _env(index: Path) -> dict[str, str]:
 def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
     """An environment whose GIT_INDEX_FILE is a scratch index in the git dir
     (where a split index finds its shared part), removed afterwards."""
+    import shutil
+    import tempfile  # when a snapshot is taken, not on every command's import
+
     fd, name = tempfile.mkstemp(dir=repo.git_dir, prefix="vibegit-index-")
     os.close(fd)
     path = Path(name)
@@ -196,6 +196,8 @@ _IGNORABLE = dict.fromkeys([*range(0x200B, 0x2010), *range(0x202A, 0x202F), *ran
 
 
 def _folded(name: str) -> str:
+    import unicodedata
+
     text = unicodedata.normalize("NFC", name.translate(_IGNORABLE)).casefold()
     return text.rstrip(". ")
 

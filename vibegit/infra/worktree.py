@@ -9,9 +9,10 @@ import stat
 from pathlib import Path
 
 from vibegit.core.anchors import Where, relocate
-from vibegit.core.learn import KNOWLEDGE_DOCS, DocChange, extract, is_knowledge_doc, watched
+from vibegit.core.learn import DocChange, extract, is_knowledge_doc, watched
 from vibegit.core.messages import t
 from vibegit.core.model import Checkpoint, State
+from vibegit.core.settings import KNOWLEDGE_DOCS
 from vibegit.core.text import check_relative_path
 from vibegit.errors import BadInput
 from vibegit.infra import fs, git

@@ -8,7 +8,7 @@ UTF-8 and free of NUL bytes; what ``learn`` takes from them is cleaned there.
 
 from __future__ import annotations
 
-from vibegit.core.learn import KNOWLEDGE_DOCS
+from vibegit.core.settings import KNOWLEDGE_DOCS  # not core.learn: its rules are compiled at import
 from vibegit.infra.formats.yamldoc import decode
 
 NAMES = KNOWLEDGE_DOCS

@@ -1,0 +1,92 @@
+"""What the secret scan has read and found nothing in, by object id, so that
+each blob and commit message is scanned once in its life (a push costs in
+proportion to what is new, not to the history's length).
+
+The record is ``<git common dir>/vibegit.scanned``, shared by the worktrees:
+one line per object, ``<oid> <check>``, the check a hash of the object id and
+of the rules that read it (core/credentials.py as it is). Only objects with
+no hit at all are recorded: a hit is looked for again each time, as the
+allowlist may have changed. The file is read as untrusted: a line that is
+damaged, cut short or written under other rules is not believed (its object
+is scanned again), and a file that is a link, unreadable or over
+``MAX_BYTES`` counts as empty. A lost record costs a rescan, never a finding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from vibegit.core import credentials
+from vibegit.infra import git
+
+NAME = "vibegit.scanned"  # beside the store's lock, vibegit.lock
+MAX_BYTES = 64 << 20  # about a million objects; beyond it the record starts again
+_key: bytes | None = None
+
+
+def path(repo: git.Repo) -> Path:
+    return repo.common_dir / NAME
+
+
+def rules_key() -> bytes:
+    """What the record's checks are made with: the rules' source (a new
+    vibegit with other rules believes no line of an older one)."""
+    global _key
+    if _key is None:
+        try:
+            source = Path(credentials.__file__).read_bytes()
+        except OSError:
+            source = repr(credentials.RULES).encode()
+        _key = hashlib.sha256(b"vibegit-scanned 1\0" + source).digest()
+    return _key
+
+
+def _check(oid: str) -> str:
+    return hashlib.sha256(rules_key() + oid.encode()).hexdigest()[:16]
+
+
+def _read(repo: git.Repo) -> bytes:
+    try:
+        fd = os.open(path(repo), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return b""
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError:
+        return b""
+    return b"" if len(data) > MAX_BYTES else data
+
+
+def load(repo: git.Repo) -> set[str]:
+    """The objects recorded as scanned clean under these rules."""
+    found: set[str] = set()
+    for line in _read(repo).decode("ascii", errors="replace").split("\n"):
+        oid, _, check = line.partition(" ")
+        if check == _check(oid):  # only ever compared with real object ids
+            found.add(oid)
+    return found
+
+
+def add(repo: git.Repo, oids: Iterable[str]) -> None:
+    """Record ``oids`` as scanned clean (appended; a record that cannot be written is not kept)."""
+    lines = [f"{oid} {_check(oid)}\n" for oid in oids if git.is_oid(oid)]
+    if not lines:
+        return
+    target = path(repo)
+    try:
+        if target.is_file() and target.stat().st_size > MAX_BYTES:
+            target.unlink()  # full: start again
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        return
+    try:
+        for start in range(0, len(lines), 1024):  # whole lines per write: appends of two processes do not mix
+            os.write(fd, "".join(lines[start : start + 1024]).encode())
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
