@@ -101,7 +101,7 @@ def measure(quick: bool = False) -> list[Row]:
         probe = subprocess.run(
             ["git", "commit", "--allow-empty", "-m", "probe"], cwd=busy, env=env, capture_output=True, text=True
         )
-        if probe.returncode != 1 or "commit blocked" not in probe.stderr:
+        if probe.returncode == 0 or "commit blocked" not in probe.stderr:
             raise SystemExit(f"benchmark set-up failed: the locked commit was not blocked: {probe.stderr}")
         python = run_cmd(tmp, env, PYTHON, "-c", "pass")
         blocked, base_blocked = paired(run_cmd(busy, env, *commit, ok=(1,)), python, runs)

@@ -286,12 +286,18 @@ def user_view(path: Path) -> tuple[str, ...]:
     symbolic = git(path, "symbolic-ref", "-q", "HEAD", check=False)
     status = git(path, "--no-optional-locks", "status", "--porcelain", "-uall")
     files = []
-    for f in sorted(path.rglob("*")):
-        rel = f.relative_to(path).as_posix()
-        if rel.startswith((".git/", MIRROR)) or rel == ".git" or not f.is_file():
-            continue
-        files.append(f"{rel}:{hashlib.sha256(f.read_bytes()).hexdigest()[:16]}")
-    return (head, symbolic, index_hash, status, *files)
+    for top, dirs, names in os.walk(path):  # .git is never entered: a background repack changes it meanwhile
+        dirs[:] = sorted(d for d in dirs if not (top == str(path) and d == ".git"))
+        for name in sorted(names):
+            f = Path(top) / name
+            rel = f.relative_to(path).as_posix()
+            if rel.startswith(MIRROR) or rel == ".git":
+                continue
+            if f.is_symlink():
+                files.append(f"{rel}->{os.readlink(f)}")
+            elif f.is_file():
+                files.append(f"{rel}:{hashlib.sha256(f.read_bytes()).hexdigest()[:16]}")
+    return (head, symbolic, index_hash, status, *sorted(files))
 
 
 # -- across machines: a bare remote on disk, clones of it, each a "machine" named by VIBEGIT_HOST

@@ -25,6 +25,7 @@ from vibegit.core.model import (
     TaskStatus,
     Workflow,
 )
+from vibegit.core.text import bad_char
 from vibegit.errors import BadInput
 from vibegit.infra.formats import parse_all, parse_kanban, parse_memory, parse_session, render_all, render_kanban
 from vibegit.infra.formats.context import parse_context, render_context
@@ -194,6 +195,7 @@ def test_active_context_goal_and_notes_read_back_in_either_language(goal: str, n
 def test_learn_takes_items_only_and_never_a_control_character(text: str, every: bool) -> None:
     items = extract(text, every_item=every)
     for item in items:
-        assert item.text and item.text.isprintable() and len(item.text) <= 500
+        # no control, line-breaking or bidi-override character (an unassigned code point is inert)
+        assert item.text and item.text == item.text.strip() and bad_char(item.text) is None and len(item.text) <= 500
         assert item.category in (MemoryCategory.PROJECT_KNOWLEDGE, MemoryCategory.FORBIDDEN_ACTION)
     assert len(extract(text)) <= len(extract(text, every_item=True))
