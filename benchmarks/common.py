@@ -7,6 +7,7 @@ drift hits both alike.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -115,3 +116,12 @@ def table(rows: list[Row]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines)
+
+
+def run_alone(measure: Callable[[bool], list[Row]], doc: str, quick_help: str) -> int:
+    """A benchmark script run by itself: ``--quick``, its rows as a table, exit 1 when one fails."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    rows = measure(parser.parse_args().quick)
+    print(table(rows))
+    return 0 if all(r.passed for r in rows) else 1

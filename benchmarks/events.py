@@ -8,7 +8,6 @@ state branch's bytes per event after ``git gc``.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table
+from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
 
 VIBEGIT = [PYTHON, "-m", "vibegit"]
 
@@ -168,11 +167,7 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer runs")
-    rows = measure(parser.parse_args().quick)
-    print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+    return run_alone(measure, __doc__ or "", "smaller sizes, fewer runs")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ sides alternate. Rows print min / median / max and the load average.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -39,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, sh, table
+from benchmarks.common import PYTHON, Row, hermetic_env, run_alone, sh
 from benchmarks.events import base_repo, started
 
 VIBEGIT = [PYTHON, "-m", "vibegit"]
@@ -350,11 +349,7 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer runs")
-    rows = measure(parser.parse_args().quick)
-    print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+    return run_alone(measure, __doc__ or "", "smaller sizes, fewer runs")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ the noise".
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import shutil
 import statistics
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, ratio_row, run_cmd, sh, table
+from benchmarks.common import PYTHON, Row, hermetic_env, ratio_row, run_alone, run_cmd, sh
 from benchmarks.events import base_repo, started
 from benchmarks.trees import interleaved, report, within
 
@@ -73,11 +72,7 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer runs")
-    rows = measure(parser.parse_args().quick)
-    print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+    return run_alone(measure, __doc__ or "", "fewer runs")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ events in its history.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table
+from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
 from benchmarks.events import lengthen_history
 from benchmarks.hooks import BLOCKED_RATIO, added_row, toggling_checkout
 
@@ -125,11 +124,7 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="10 workflows, 1,000 events, fewer runs")
-    rows = measure(parser.parse_args().quick)
-    print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+    return run_alone(measure, __doc__ or "", "10 workflows, 1,000 events, fewer runs")
 
 
 if __name__ == "__main__":
