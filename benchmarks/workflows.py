@@ -103,7 +103,7 @@ def measure(quick: bool = False) -> list[Row]:
         if probe.returncode == 0 or "commit blocked" not in probe.stderr:
             raise SystemExit(f"benchmark set-up failed: the locked commit was not blocked: {probe.stderr}")
         python = run_cmd(tmp, env, PYTHON, "-c", "pass")
-        blocked, base_blocked = paired(run_cmd(busy, env, *commit, ok=(1,)), python, runs)
+        blocked, base_blocked = paired(run_cmd(busy, env, *commit, ok=(128,)), python, runs)
         event, base_event = paired(one_event(busy, env), python, runs)
         listed, base_list = paired(run_cmd(busy, env, *VIBEGIT, "list"), python, runs)
         return [
