@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from filelock import FileLock
 
-from tests.helpers import MIRROR, git, init_repo, vg_here, vg_proc
+from tests.helpers import MIRROR, fsck, git, init_repo, vg_here, vg_proc
 from vibegit.core.settings import settings
 from vibegit.infra import git as vgit
 from vibegit.infra.formats import STATE_FILES
@@ -64,7 +64,7 @@ def test_sigkill_while_writing_never_corrupts(tmp_path: Path, monkeypatch: pytes
         lanes = [pool.submit(kill_lane, ctx, in_process, repo, lane) for lane, repo in enumerate(repos)]
         assert sum(lane.result() for lane in lanes) == KILLS
     for repo in repos:
-        assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
+        assert fsck(repo, "--no-dangling") == ""
         result = vg_proc("task", "add", "AFTER", "the next command works", cwd=repo)
         assert result.code == 0, result.err
         assert "conflict" not in result.err and "edit" not in result.err  # a cut-short mirror write is no hand edit
@@ -107,5 +107,5 @@ def kill_lane(ctx: Any, in_process: threading.Lock, repo: Path, lane: int) -> in
         assert state.lock is not None and state.lock.locked
         assert state.total_tasks == int(git(repo, "rev-list", "--count", "vibegit/state")) - 1
         if round_ % 20 == lane:
-            assert git(repo, "fsck", "--no-progress", "--no-dangling") == ""
+            assert fsck(repo, "--no-dangling") == ""
     return len(rounds)

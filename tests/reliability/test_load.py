@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import clone, git, init_repo, vg_proc
+from tests.helpers import clone, fsck, git, init_repo, vg_proc
 
 pytestmark = pytest.mark.slow  # 1,000 events from 6 processes
 
@@ -90,4 +90,4 @@ def test_worktrees_and_clones_lose_nothing(tmp_path: Path, monkeypatch: pytest.M
         assert {w["name"]: w["total"] for w in listed} == expected
         added = git(where, "log", "--format=%(trailers:key=Vibegit-Task,valueonly)", "vibegit/state").split()
         assert len(added) == len(set(added)) == sum(expected.values())  # every event, once
-        assert git(where, "fsck", "--no-progress") == ""
+        assert fsck(where) == ""

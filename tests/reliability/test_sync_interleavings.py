@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Result, git, init_repo, run_git, vg_here
+from tests.helpers import Result, fsck, git, init_repo, run_git, vg_here
 from vibegit.core.settings import settings as read_settings
 from vibegit.infra import git as vgit
 from vibegit.infra import store
@@ -130,4 +130,4 @@ def test_two_machines_lose_nothing_whatever_the_order(
         assert expected <= contents(place[host]), expected - contents(place[host])
     for commit in events:
         assert run_git(place["laptop"], "merge-base", "--is-ancestor", commit, tip).code == 0, commit
-    assert run_git(place["laptop"], "fsck", "--no-dangling").code == 0
+    fsck(place["laptop"], "--no-dangling")  # raises when fsck fails
