@@ -360,6 +360,9 @@ def test_a_broken_state_blocks_with_the_fix(hooked: Path, vg: VG) -> None:
     assert "workflow.lock" in reason and "vibegit doctor --repair" in result.err
     result = commit(hooked, env=ALLOW)  # the escape hatch still works (nothing to record it in)
     assert result.code == 0 and "let through" in result.err
+    git(hooked, "config", "vibegit.blockCommits", "never")  # the user's choice: nothing blocks, a doubt neither
+    assert commit(hooked).code == 0
+    assert vg_proc("hook", "pre-commit", cwd=hooked).code == 0  # and the Python check agrees with the shim
 
 
 def test_hooks_started_by_vibegit_itself_do_nothing(hooked: Path, vg: VG) -> None:

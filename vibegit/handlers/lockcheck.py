@@ -45,6 +45,8 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
         conf = settings(config, fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
     except BadInput as err:
         return Block("", str(err), "'git config --unset vibegit.stateBranch', or set it to a branch name")
+    if conf.block_commits == "never":  # the user's choice: nothing blocks, as the shims' fast path says too
+        return None
     try:
         loaded = store.read_state(repo, conf)
     except VibegitError as err:
