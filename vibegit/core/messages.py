@@ -478,6 +478,72 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Took the workflow state from {source} ({commit}).",
         "已从 {source} 取得工作流状态（{commit}）。",
     ),
+    # -- resume: going to the checkpoint --
+    "resume.choose": (
+        "{error}; 'vibegit resume --workflow NAME --checkout' also goes to its branch",
+        "{error}；'vibegit resume --workflow NAME --checkout' 也会切换到它的分支",
+    ),
+    "resume.bad_branch": (
+        "checkpoint.branch {branch} is not a valid branch name",
+        "checkpoint.branch {branch} 不是有效的分支名",
+    ),
+    "resume.switch_refused": (
+        "git switch {target} refused: {reason}{which} (nothing was restored; the lock was not taken)",
+        "git switch {target} 被拒绝：{reason}{which}（未恢复任何内容；未上锁）",
+    ),
+    "resume.switched": ("Switched to {where} at {head}.", "已切换到 {where}（{head}）。"),
+    "resume.switched_elsewhere": (
+        "Note: {branch} is at {head}, not at the checkpoint's commit {commit} (it moved on, or the checkpoint's "
+        "commit was not pushed on it).",
+        "注意：{branch} 位于 {head}，不在断点提交 {commit}（它已前进，或断点提交未推送到它上面）。",
+    ),
+    "resume.commit_missing": (
+        "The checkpoint's commit {commit} is not in this repository (was it pushed?).",
+        "断点提交 {commit} 不在此仓库中（是否已推送？）。",
+    ),
+    "resume.commit_missing_there": (
+        "The checkpoint's commit {commit} is not in this repository nor on {remote} (was it pushed?).",
+        "断点提交 {commit} 既不在此仓库中，也不在 {remote} 上（是否已推送？）。",
+    ),
+    "resume.on_branch": ("on {branch}", "位于 {branch}"),
+    "resume.on_detached": ("on a detached HEAD", "位于分离的 HEAD"),
+    "resume.bad_snapshot": (
+        "checkpoint.snapshot {snap} is not the snapshot/ tree of {branch}; run 'vibegit doctor'",
+        "checkpoint.snapshot {snap} 不是 {branch} 的 snapshot/ 树；请执行 'vibegit doctor'",
+    ),
+    "resume.behind": ("{path} (behind {where})", "{path}（被 {where} 挡住）"),
+    "resume.local_work": (
+        "not restoring the checkpoint's uncommitted work: {n} path(s) here hold something of yours that it would "
+        "replace: {paths}; commit, stash or move them, or 'vibegit resume --force' saves them in a backup first "
+        "(nothing was changed)",
+        "不恢复断点的未提交工作：此处 {n} 个路径有你的内容，恢复会覆盖它们：{paths}；请提交、暂存（stash）或移走，"
+        "或用 'vibegit resume --force' 先备份（未做任何改动）",
+    ),
+    "resume.head_moved": (
+        "not restoring the checkpoint's uncommitted work: HEAD's version of {paths} differs from the checkpoint's "
+        "commit; 'vibegit resume --checkout' goes to the checkpoint first, '--force' writes the snapshot's version "
+        "(HEAD's stays in git) (nothing was changed)",
+        "不恢复断点的未提交工作：HEAD 中 {paths} 的版本与断点提交不同；'vibegit resume --checkout' 先前往断点，"
+        "'--force' 写入快照的版本（HEAD 的版本仍在 git 中）（未做任何改动）",
+    ),
+    "resume.credential_withheld": (
+        "Not restored: {note}. Bring that file over yourself, keeping the credential out of git.",
+        "未恢复：{note}。请自行拷贝该文件，不要让凭据进入 git。",
+    ),
+    "resume.withheld": (
+        "Not restored (never restored from the state branch): {paths}; review with 'git show {snap}:{first}' and "
+        "copy what you want yourself.",
+        "未恢复（从不从状态分支恢复）：{paths}；用 'git show {snap}:{first}' 查看，自行拷贝需要的内容。",
+    ),
+    "resume.nested": (
+        "Not restored (vibegit never writes into or over a nested repository): {paths}.",
+        "未恢复（vibegit 从不写入或覆盖嵌套仓库）：{paths}。",
+    ),
+    "resume.nested_one": ("{path} (repository {repo})", "{path}（仓库 {repo}）"),
+    "resume.saved": (
+        "Saved what stood in the way ({n} path(s): {paths}) in {backup}; '{restore}' puts it back.",
+        "已将挡路的内容（{n} 个路径：{paths}）保存到 {backup}；'{restore}' 可放回。",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
