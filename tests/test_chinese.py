@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import MIRROR, VG, Machines, bare_origin, clone, git, remote_with_laptop, run_git, workflow_path
 
 
@@ -82,3 +84,19 @@ def test_resume_speaks_chinese_on_another_machine(tmp_path: Path, m: Machines) -
     result = m.ok("desktop", desktop, "--lang", "zh", "resume")
     assert "既不在此仓库中，也不在 origin 上（是否已推送？）" in result.out
     assert "is not in this repository" not in result.out
+
+
+def test_trust_and_untrust_speak_chinese(repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text("onInit: echo hi\ntimeout: 5\n")
+    asked = vg("trust", input="y\n")  # no terminal to answer on
+    assert asked.code == 1 and "不询问：没有可回答的终端" in asked.err and "未记录任何内容" in asked.err
+    assert "会在 vibegit 的生命周期事件中运行这些命令：" in asked.out and "  超时：5s" in asked.out
+    monkeypatch.setenv("VIBEGIT_TRUST", "yes")
+    trusted = vg("trust", "--yes")
+    assert trusted.code == 0 and "已信任：这些命令可以在此运行" in trusted.out
+    assert "已信任；没有任何改变。" in vg("trust", "--yes").out
+    forgot = vg("untrust")
+    assert forgot.code == 0 and "已忘记此处 .vibegit/hooks.yaml 的 1 个已信任版本" in forgot.out
+    assert "无需忘记" in vg("untrust").out

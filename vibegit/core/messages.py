@@ -544,6 +544,59 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Saved what stood in the way ({n} path(s): {paths}) in {backup}; '{restore}' puts it back.",
         "已将挡路的内容（{n} 个路径：{paths}）保存到 {backup}；'{restore}' 可放回。",
     ),
+    # -- trust / untrust --
+    "trust.no_file": ("No {rel} in {top}; nothing to trust.", "{top} 中没有 {rel}；无需信任。"),
+    "trust.runs": (
+        "{rel} in {top} (sha256 {digest}) runs these commands at vibegit's lifecycle events:",
+        "{top} 中的 {rel}（sha256 {digest}）会在 vibegit 的生命周期事件中运行这些命令：",
+    ),
+    "trust.no_commands": ("  (no commands)", "  (没有命令)"),
+    "trust.overridden": (
+        "  (git config vibegit.hook.* replaces {names}: those lines do not run)",
+        "  (git config vibegit.hook.* 替换了 {names}：这些行不会运行)",
+    ),
+    "trust.timeout": ("  timeout: {timeout}s", "  超时：{timeout}s"),
+    "trust.already": ("Already trusted; nothing changed.", "已信任；没有任何改变。"),
+    "trust.trusted": (
+        "Trusted: these commands may run here (recorded in {where}). Any change to {rel} needs 'vibegit trust' "
+        "again; 'vibegit untrust' takes it back.",
+        "已信任：这些命令可以在此运行（记录于 {where}）。{rel} 的任何改动都需要再次执行 'vibegit trust'；"
+        "'vibegit untrust' 可撤销。",
+    ),
+    "trust.yes_needs_consent": (
+        "trust --yes needs {consent}=yes in the environment (a person's script sets it; an agent limited to "
+        "vibegit commands cannot); or run 'vibegit trust' in a terminal and answer; nothing recorded",
+        "trust --yes 需要环境中有 {consent}=yes（由人的脚本设置；只能执行 vibegit 命令的智能体无法设置）；"
+        "或在终端中执行 'vibegit trust' 并回答；未记录任何内容",
+    ),
+    "trust.agent_runs": (
+        "not asking: {agent} is set, so an agent runs this command and could answer for you; run 'vibegit trust' "
+        "in your own terminal (nothing recorded)",
+        "不询问：已设置 {agent}，说明是智能体在执行此命令，它可能替你回答；请在你自己的终端中执行 'vibegit trust'"
+        "（未记录任何内容）",
+    ),
+    "trust.no_terminal": (
+        "not asking: no terminal to answer on; run 'vibegit trust' in a terminal, or '{consent}=yes vibegit trust "
+        "--yes' in a script of yours (nothing recorded)",
+        "不询问：没有可回答的终端；请在终端中执行 'vibegit trust'，或在你自己的脚本中执行 "
+        "'{consent}=yes vibegit trust --yes'（未记录任何内容）",
+    ),
+    "trust.confirm": (
+        "Trust these commands to run in this repository?",
+        "信任这些命令在此仓库中运行？",
+    ),
+    "trust.not_trusted": (
+        "not trusted; nothing recorded (the commands stay skipped)",
+        "未信任；未记录任何内容（这些命令仍会被跳过）",
+    ),
+    "trust.forgot": (
+        "Forgot {n} trusted version(s) of {rel} here; its commands are skipped again.",
+        "已忘记此处 {rel} 的 {n} 个已信任版本；其命令将再次被跳过。",
+    ),
+    "trust.nothing_to_forget": (
+        "Nothing to forget: no version of {rel} is trusted here.",
+        "无需忘记：此处没有已信任的 {rel} 版本。",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
