@@ -100,3 +100,22 @@ def test_trust_and_untrust_speak_chinese(repo: Path, vg: VG, monkeypatch: pytest
     forgot = vg("untrust")
     assert forgot.code == 0 and "已忘记此处 .vibegit/hooks.yaml 的 1 个已信任版本" in forgot.out
     assert "无需忘记" in vg("untrust").out
+
+
+def test_secrets_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert "没有疑似凭据的值" in vg("secrets", "check").out
+    (repo / "conf.env").write_text(
+        "AWS_ACCESS_KEY_ID=" + "AKIA" + "Z7Q2M4X8R6T1W3YP\n"
+    )  # put together: no key in the source
+    assert vg("checkpoint").code == 0
+    found = vg("secrets", "check")
+    assert found.code == 1 and "不推送 vibegit/state：" in found.err and "conf.env:1：疑似 " in found.err
+    assert "未推送任何内容。" in found.err
+    fp = found.err.split("指纹 ", 1)[1].split()[0]
+    bad = vg("secrets", "allow", "not-a-fingerprint")
+    assert bad.code == 2 and "不是指纹" in bad.err
+    assert "已在 .vibegit/secrets-allow 中放行" in vg("secrets", "allow", fp).out
+    assert "已在 .vibegit/secrets-allow 中放行。" in vg("secrets", "allow", fp).out
+    assert vg("secrets", "check").code == 0

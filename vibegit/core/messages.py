@@ -597,6 +597,59 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Nothing to forget: no version of {rel} is trusted here.",
         "无需忘记：此处没有已信任的 {rel} 版本。",
     ),
+    # -- the secret scan (secrets check / allow, sync, the pre-push hook) --
+    "secrets.finding": (
+        "{where}: looks like a {kind} ({what}); fingerprint {fingerprint}",
+        "{where}：疑似 {kind}（{what}）；指纹 {fingerprint}",
+    ),
+    "secrets.more": (
+        "… and {n} more ('vibegit secrets check' lists them all)",
+        "… 另有 {n} 处（'vibegit secrets check' 列出全部）",
+    ),
+    "secrets.refusal": (
+        "not pushing {branch}: {n} value(s) in what it would publish look like credentials:",
+        "不推送 {branch}：其将发布的内容中有 {n} 个值疑似凭据：",
+    ),
+    "secrets.refusal_how": (
+        "Nothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
+        "left out of the snapshot, a value in the state's text is replaced; your files are not touched); if one is "
+        "not a credential, 'vibegit secrets allow FINGERPRINT' lets it through (recorded in {file}: commit that "
+        "file so your team's pushes let it through too)",
+        "未推送任何内容。'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
+        "你的文件不受影响）；如果某个值不是凭据，'vibegit secrets allow FINGERPRINT' 可放行它"
+        "（记录于 {file}：提交该文件，团队的推送也会放行它）",
+    ),
+    "secrets.none": (
+        "Nothing in what {branch} would publish looks like a credential.",
+        "{branch} 将发布的内容中没有疑似凭据的值。",
+    ),
+    "secrets.already_allowed": ("{fingerprint} is already allowed in {file}.", "{fingerprint} 已在 {file} 中放行。"),
+    "secrets.allowed": (
+        "Allowed {fingerprint} in {file}: the secret scan lets that value through from now on. Commit {file} so "
+        "that your team's pushes let it through too.",
+        "已在 {file} 中放行 {fingerprint}：从现在起密钥扫描放行该值。请提交 {file}，团队的推送也会放行它。",
+    ),
+    "secrets.not_fingerprint": (
+        "{value!r} is not a fingerprint (20 hex digits, as a refusal prints them)",
+        "{value!r} 不是指纹（20 位十六进制数字，与拒绝信息中打印的一样）",
+    ),
+    "secrets.symlink": (
+        "{path} is a symbolic link; not writing through it",
+        "{path} 是符号链接；不通过它写入",
+    ),
+    "sync.redact_left": (
+        "could not take every credential out ({where}: {kind}); nothing was changed. Remove it by hand, or "
+        "'vibegit secrets allow FINGERPRINT' if it is not one:",
+        "无法去掉所有凭据（{where}：{kind}）；未做任何改动。请手动删除，如果它不是凭据，用 'vibegit secrets allow FINGERPRINT'：",
+    ),
+    "sync.left_out": ("Left out of the snapshot: {note}.", "未放入快照：{note}。"),
+    "sync.redacted": (
+        "Redacted the events not pushed yet: {values} value(s) replaced in the state's text, {files} file(s) left "
+        "out of the snapshot (rewritten, plus event {commit}); your files are not touched. The unredacted copies "
+        "stay only in this repository's reflog of {branch}.",
+        "已清除尚未推送的事件：状态文本中替换了 {values} 个值，{files} 个文件未放入快照（已改写，另加事件 {commit}）；"
+        "你的文件不受影响。未清除的副本只保留在此仓库 {branch} 的 reflog 中。",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
