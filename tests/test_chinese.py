@@ -3,6 +3,7 @@ command messages in Chinese as the skills write them, end to end."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,20 @@ def test_secrets_speaks_chinese(repo: Path, vg: VG) -> None:
     assert "已在 .vibegit/secrets-allow 中放行" in vg("secrets", "allow", fp).out
     assert "已在 .vibegit/secrets-allow 中放行。" in vg("secrets", "allow", fp).out
     assert vg("secrets", "check").code == 0
+
+
+def test_doctor_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("install").code == 0
+    healthy = vg("doctor")
+    assert healthy.code == 0 and "✔ vibegit/state 状态良好（" in healthy.out and "镜像可以解析" in healthy.out
+    lock = repo / ".git" / "refs" / "heads" / "vibegit" / "state.lock"
+    lock.write_text("")
+    os.utime(lock, (1, 1))
+    blocked = vg("doctor")
+    assert (
+        blocked.code == 1 and "阻止所有事件" in blocked.out and "执行 'vibegit doctor --repair' 删除它" in blocked.out
+    )
+    repaired = vg("doctor", "--repair")
+    assert repaired.code == 0 and "已删除" in repaired.out and not lock.exists()

@@ -650,6 +650,90 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已清除尚未推送的事件：状态文本中替换了 {values} 个值，{files} 个文件未放入快照（已改写，另加事件 {commit}）；"
         "你的文件不受影响。未清除的副本只保留在此仓库 {branch} 的 reflog 中。",
     ),
+    # -- doctor --
+    "doctor.checked_out": (
+        "✘ {branch} is checked out in {where}: vibegit refuses every event while it is (each would move that "
+        "worktree's HEAD); switch that worktree to another branch ('git switch -' there)",
+        "✘ {branch} 已在 {where} 中检出：检出期间 vibegit 拒绝所有事件（每个事件都会移动那个工作区的 HEAD）；"
+        "请把那个工作区切换到别的分支（在那里执行 'git switch -'）",
+    ),
+    "doctor.installing_hooks": ("Installing vibegit's hooks again:", "重新安装 vibegit 的钩子："),
+    "doctor.still": ("✘ still: {problem}", "✘ 仍然：{problem}"),
+    "doctor.updating_agents": (
+        "Updating vibegit's entries for {names} ({scope}):",
+        "更新 {names} 中 vibegit 的条目（{scope}）：",
+    ),
+    "doctor.restored_objects": (
+        "Restored {n} missing object(s) of {branch} from the mirror's files.",
+        "已从镜像文件恢复 {branch} 缺失的 {n} 个对象。",
+    ),
+    "doctor.missing_objects": (
+        "{n} object(s) of {branch}'s history are missing from the object store (a 'git gc --prune' that raced an "
+        "event?): {oids}",
+        "{branch} 历史中的 {n} 个对象不在对象库中（'git gc --prune' 与某个事件同时运行？）：{oids}",
+    ),
+    "doctor.removed_lock": (
+        "Removed {lock}, which a git process that was stopped had left (it blocked every event).",
+        "已删除 {lock}，它是被中止的 git 进程留下的（它阻止了所有事件）。",
+    ),
+    "doctor.lock_blocks": (
+        "✘ {lock} blocks every event (a git process that was stopped leaves it behind)",
+        "✘ {lock} 阻止所有事件（被中止的 git 进程会留下它）",
+    ),
+    "doctor.lock_young": (
+        "It is only seconds old: a git process may still be running; run it again in a moment.",
+        "它才几秒钟：可能仍有 git 进程在运行；请稍后再执行一次。",
+    ),
+    "doctor.lock_repair": (
+        "Run 'vibegit doctor --repair' to remove it (it checks that no git process holds it).",
+        "执行 'vibegit doctor --repair' 删除它（会先确认没有 git 进程持有它）。",
+    ),
+    "doctor.no_branch": ("No {branch} here yet; nothing to check.", "此处还没有 {branch}；无需检查。"),
+    "doctor.branch_missing": (
+        "✘ {branch} is missing (deleted?); {source} still has it at {commit}",
+        "✘ {branch} 不见了（被删除？）；{source} 中仍有它，位于 {commit}",
+    ),
+    "doctor.bring_back": (
+        "Run 'vibegit doctor --repair' to bring it back (no event is lost).",
+        "执行 'vibegit doctor --repair' 找回它（不会丢失任何事件）。",
+    ),
+    "doctor.recovered": (
+        "Recovered: {branch} is back at {commit}, from {source}.",
+        "已找回：{branch} 回到 {commit}，来自 {source}。",
+    ),
+    "doctor.not_commit": ("{ref} points to a {what}, not a commit", "{ref} 指向 {what}，不是提交"),
+    "doctor.missing_object": ("missing object", "缺失的对象"),
+    "doctor.mirror": ("✘ mirror: {problem}", "✘ 镜像：{problem}"),
+    "doctor.healthy": (
+        "✔ {branch} is healthy ({n} event(s), tip {tip}); the mirror parses.",
+        "✔ {branch} 状态良好（{n} 个事件，最新 {tip}）；镜像可以解析。",
+    ),
+    "doctor.repair_how": (
+        "Run 'vibegit doctor --repair' to go back to the newest good state (a new event; nothing is deleted).",
+        "执行 'vibegit doctor --repair' 回到最新的良好状态（作为一个新事件；不删除任何内容）。",
+    ),
+    "doctor.repaired_without_snapshots": (
+        "Repaired: every event of {branch} kept without the snapshot(s) a prune lost, then new event {commit}; the "
+        "old history stays in the reflog ({tip}).",
+        "已修复：保留 {branch} 的每个事件，去掉被清理丢失的快照，然后新增事件 {commit}；旧历史保留在 reflog 中（{tip}）。",
+    ),
+    "doctor.no_good_state": (
+        "No good state found in the history or reflog of {branch}; nothing changed.",
+        "在 {branch} 的历史和 reflog 中都没有找到良好状态；没有任何改变。",
+    ),
+    "doctor.repaired": (
+        "Repaired: {branch} now holds the state of {good} as new event {commit}.",
+        "已修复：{branch} 现在以新事件 {commit} 保存 {good} 的状态。",
+    ),
+    "doctor.repaired_on_top": (
+        "Repaired: {branch} now holds the state of {good} as new event {commit} on top of {tip} (the bad commits "
+        "stay in history).",
+        "已修复：{branch} 现在以 {tip} 之上的新事件 {commit} 保存 {good} 的状态（有问题的提交留在历史中）。",
+    ),
+    "doctor.moved_aside": (
+        "Moved the broken {name} of the mirror aside to {aside}.",
+        "已将镜像中损坏的 {name} 移到 {aside}。",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
