@@ -137,3 +137,19 @@ def test_doctor_speaks_chinese(repo: Path, vg: VG) -> None:
     )
     repaired = vg("doctor", "--repair")
     assert repaired.code == 0 and "已删除" in repaired.out and not lock.exists()
+
+
+def test_install_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    hooks = vg("install")
+    assert (
+        hooks.code == 0 and "reference-transaction：已安装" in hooks.out and "用 'vibegit uninstall' 撤销" in hooks.out
+    )
+    assert "reference-transaction：已安装，未改变" in vg("install").out
+    assert vg("install", "--agent", "cursor").code == 0
+    check = vg("install", "--check", "--agent", "cursor", "--agent", "codex")
+    assert check.code == 1 and "Codex（project）：未安装" in check.out
+    assert "Cursor（project）：已安装；" in check.out and "中的钩子：" in check.out
+    assert "项目的钩子命令用 " in check.out
+    bad = vg("install", "--mcp")
+    assert bad.code == 2 and "--mcp 需与 --agent NAME 一起使用" in bad.err

@@ -734,6 +734,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Moved the broken {name} of the mirror aside to {aside}.",
         "已将镜像中损坏的 {name} 移到 {aside}。",
     ),
+    # -- install --
+    "install.needs_agent": ("{option} goes with --agent NAME", "{option} 需与 --agent NAME 一起使用"),
+    "install.not_installed": ("{agent} ({scope}): not installed ({where})", "{agent}（{scope}）：未安装（{where}）"),
+    "install.status": ("{agent} ({scope}): {status}", "{agent}（{scope}）：已安装；{status}"),
+    "install.update_how": ("  run '{command}' to bring it up to date", "  执行 '{command}' 更新到最新"),
+    "install.hooks_in": ("hooks in {where}: {hooks}", "{where} 中的钩子：{hooks}"),
+    "install.commands": ("/vibe-* commands {current}/{total} current", "/vibe-* 命令 {current}/{total} 为最新"),
+    "install.block": ("protocol block {state}", "协议块 {state}"),
+    "install.server": ("MCP server {state}", "MCP 服务器 {state}"),
+    "install.not_registered": ("not registered", "未注册"),
+    "install.python": (
+        "The project's hook commands start vibegit with {python} (git config {key}).",
+        "项目的钩子命令用 {python} 启动 vibegit（git config {key}）。",
+    ),
+    "install.python_gone": (" ({python} is gone)", "（{python} 已不存在）"),
+    "install.no_python": (
+        "No interpreter recorded for the project's hook commands{gone}: they run 'vibegit' from the agent's PATH, "
+        "or nothing; 'vibegit install --agent NAME' records this one.",
+        "项目的钩子命令没有记录解释器{gone}：它们运行智能体 PATH 中的 'vibegit'，否则什么也不做；"
+        "'vibegit install --agent NAME' 会记录当前这个。",
+    ),
+    "install.hooks_run": (
+        "Hooks in {directory} run vibegit {version} with {python}. Undo with 'vibegit uninstall'.",
+        "{directory} 中的钩子用 {python} 运行 vibegit {version}。用 'vibegit uninstall' 撤销。",
+    ),
+    "install.on_path": ("'vibegit' on PATH", "PATH 中的 'vibegit'"),
+    "install.hook_same": ("{name}: already installed, unchanged", "{name}：已安装，未改变"),
+    "install.hook_updated": ("{name}: updated", "{name}：已更新"),
+    "install.hook_installed": ("{name}: installed", "{name}：已安装"),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
