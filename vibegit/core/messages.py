@@ -763,6 +763,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.hook_same": ("{name}: already installed, unchanged", "{name}：已安装，未改变"),
     "install.hook_updated": ("{name}: updated", "{name}：已更新"),
     "install.hook_installed": ("{name}: installed", "{name}：已安装"),
+    # -- mcp: asking the user through the client (寸止) --
+    "mcp.needs_sdk": (
+        "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'",
+        "vibegit mcp 需要 MCP SDK：pip install 'vibegit[mcp]'",
+    ),
+    "mcp.ask_complete": (
+        "Mark the workflow {name!r} complete ({done}/{total} tasks done)?",
+        "将工作流 {name!r} 标记为完成（{done}/{total} 任务完成）？",
+    ),
+    "mcp.ask_abort": (
+        "Abort the workflow {name!r}? Its progress is kept; the workflow ends.",
+        "放弃工作流 {name!r}？进度保留，工作流结束。",
+    ),
+    "mcp.ask_unlock": (
+        "Release the lock of the workflow {name!r} at once, ending it?",
+        "立即释放工作流 {name!r} 的锁并结束它？",
+    ),
+    "mcp.cannot_ask": (
+        "this client cannot ask the user (no MCP elicitation): ask the user to confirm in a terminal with "
+        "'vibegit {command}'; nothing was recorded",
+        "此客户端无法询问用户（不支持 MCP elicitation）：请用户在终端中用 'vibegit {command}' 确认；未记录任何内容",
+    ),
+    "mcp.declined": (
+        "the user declined: nothing was recorded; the workflow goes on as it was",
+        "用户拒绝了：未记录任何内容；工作流照旧继续",
+    ),
+    "mcp.cancelled": (
+        "the user cancelled: nothing was recorded; the workflow goes on as it was",
+        "用户取消了：未记录任何内容；工作流照旧继续",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),
