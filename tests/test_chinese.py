@@ -141,3 +141,14 @@ def test_install_speaks_chinese(repo: Path, vg: VG) -> None:
     assert "项目的钩子命令用 " in check.out
     bad = vg("install", "--mcp")
     assert bad.code == 2 and "--mcp 需与 --agent NAME 一起使用" in bad.err
+
+
+def test_which_workflow_is_said_in_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    git(repo, "switch", "-q", "-c", "other")
+    refused = vg("resume")
+    assert refused.code == 1 and "此处（位于 other）没有工作流在运行（其他地方：vibe-code（" in refused.err
+    assert "进行中，位于 main" in refused.err and "也会切换到它的分支" in refused.err
+    unknown = vg("status", "--workflow", "nope")
+    assert unknown.code == 2 and "没有这个工作流（已有：vibe-code（" in unknown.err

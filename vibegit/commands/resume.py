@@ -126,7 +126,7 @@ def go_to_checkpoint(
         if checkout:
             _switch(repo, commit, k.branch, say)
         else:
-            where = t("resume.on_branch", branch=k.branch) if k.branch else t("resume.on_detached")
+            where = t("where.branch", branch=k.branch) if k.branch else t("where.detached")
             go = report.switch_command(k.branch, commit)
             say(
                 t(

@@ -478,6 +478,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Took the workflow state from {source} ({commit}).",
         "已从 {source} 取得工作流状态（{commit}）。",
     ),
+    # -- which workflow a command acts on (core/workflows.py) --
+    "where.branch": ("on {branch}", "位于 {branch}"),
+    "where.detached": ("on a detached HEAD", "位于分离的 HEAD"),
+    "where.detached_in": ("on a detached HEAD in {worktree}", "位于 {worktree} 中分离的 HEAD"),
+    "where.this_detached": ("on this detached HEAD ({worktree})", "位于此分离的 HEAD（{worktree}）"),
+    "workflows.label": ("{name} ({id}, {status} {where}{held})", "{name}（编号 {id}，{status}，{where}{held}）"),
+    "workflows.held_by": (", held by {host}", "，由 {host} 持有"),
+    "workflows.more": ("; … {n} more", "；… 另有 {n} 个"),
+    "workflows.and_more": (" and {n} more", " 等另外 {n} 个"),
+    "workflows.several_named": (
+        "--workflow {given!r:.60}: several are named so; pass an id: {named}",
+        "--workflow {given!r:.60}：有多个同名工作流；请给出编号：{named}",
+    ),
+    "workflows.no_such": (
+        "--workflow {given!r:.60}: no such workflow (known: {known})",
+        "--workflow {given!r:.60}：没有这个工作流（已有：{known}）",
+    ),
+    "workflows.several_here": (
+        "several workflows run {here}: {several}; pass --workflow NAME",
+        "此处（{here}）有多个工作流在运行：{several}；请用 --workflow NAME 指定",
+    ),
+    "workflows.none_here": (
+        "no workflow runs {here} (elsewhere: {elsewhere}); start one here with 'vibegit start WORKFLOW --goal "
+        "TEXT', or pass --workflow NAME",
+        "此处（{here}）没有工作流在运行（其他地方：{elsewhere}）；用 'vibegit start WORKFLOW --goal TEXT' 在此开始一个，"
+        "或用 --workflow NAME 指定",
+    ),
     # -- resume: going to the checkpoint --
     "resume.choose": (
         "{error}; 'vibegit resume --workflow NAME --checkout' also goes to its branch",
@@ -505,8 +532,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The checkpoint's commit {commit} is not in this repository nor on {remote} (was it pushed?).",
         "断点提交 {commit} 既不在此仓库中，也不在 {remote} 上（是否已推送？）。",
     ),
-    "resume.on_branch": ("on {branch}", "位于 {branch}"),
-    "resume.on_detached": ("on a detached HEAD", "位于分离的 HEAD"),
     "resume.bad_snapshot": (
         "checkpoint.snapshot {snap} is not the snapshot/ tree of {branch}; run 'vibegit doctor'",
         "checkpoint.snapshot {snap} 不是 {branch} 的 snapshot/ 树；请执行 'vibegit doctor'",
