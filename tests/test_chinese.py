@@ -79,6 +79,8 @@ def test_trust_and_untrust_speak_chinese(repo: Path, vg: VG, monkeypatch: pytest
     git(repo, "config", "vibegit.lang", "zh")
     (repo / ".vibegit").mkdir()
     (repo / ".vibegit" / "hooks.yaml").write_text("onInit: echo hi\ntimeout: 5\n")
+    skipped = vg("start", "w", "--goal", "g")
+    assert skipped.code == 0 and "vibegit: .vibegit/hooks.yaml：未信任：阅读后执行 'vibegit trust'" in skipped.err
     asked = vg("trust", input="y\n")  # no terminal to answer on
     assert asked.code == 1 and "不询问：没有可回答的终端" in asked.err and "未记录任何内容" in asked.err
     assert "会在 vibegit 的生命周期事件中运行这些命令：" in asked.out and "  超时：5s" in asked.out

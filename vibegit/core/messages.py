@@ -618,6 +618,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Forgot {n} trusted version(s) of {rel} here; its commands are skipped again.",
         "已忘记此处 {rel} 的 {n} 个已信任版本；其命令将再次被跳过。",
     ),
+    "trust.skipped": (
+        "{file}: not trusted: run 'vibegit trust' after reading it (its commands were skipped)",
+        "{file}：未信任：阅读后执行 'vibegit trust'（其命令已跳过）",
+    ),
+    "trust.not_run": ("{file}: not run: {error}", "{file}：未运行：{error}"),
     "trust.nothing_to_forget": (
         "Nothing to forget: no version of {rel} is trusted here.",
         "无需忘记：此处没有已信任的 {rel} 版本。",
