@@ -3,7 +3,10 @@ command messages in Chinese as the skills write them, end to end."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import MIRROR, VG, bare_origin, git, run_git, workflow_path
 
@@ -70,3 +73,84 @@ def test_sync_speaks_chinese(repo: Path, vg: VG, tmp_path: Path) -> None:
     pushed = vg("sync")
     assert pushed.code == 0 and "已将 vibegit/state 推送到 origin" in pushed.out
     assert "与 origin 一致" in vg("sync").out
+
+
+def test_trust_and_untrust_speak_chinese(repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    (repo / ".vibegit").mkdir()
+    (repo / ".vibegit" / "hooks.yaml").write_text("onInit: echo hi\ntimeout: 5\n")
+    skipped = vg("start", "w", "--goal", "g")
+    assert skipped.code == 0 and "vibegit: .vibegit/hooks.yaml：未信任：阅读后执行 'vibegit trust'" in skipped.err
+    asked = vg("trust", input="y\n")  # no terminal to answer on
+    assert asked.code == 1 and "不询问：没有可回答的终端" in asked.err and "未记录任何内容" in asked.err
+    assert "会在 vibegit 的生命周期事件中运行这些命令：" in asked.out and "  超时：5s" in asked.out
+    monkeypatch.setenv("VIBEGIT_TRUST", "yes")
+    trusted = vg("trust", "--yes")
+    assert trusted.code == 0 and "已信任：这些命令可以在此运行" in trusted.out
+    assert "已信任；没有任何改变。" in vg("trust", "--yes").out
+    forgot = vg("untrust")
+    assert forgot.code == 0 and "已忘记此处 .vibegit/hooks.yaml 的 1 个已信任版本" in forgot.out
+    assert "无需忘记" in vg("untrust").out
+
+
+def test_secrets_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert "没有疑似凭据的值" in vg("secrets", "check").out
+    (repo / "conf.env").write_text(
+        "AWS_ACCESS_KEY_ID=" + "AKIA" + "Z7Q2M4X8R6T1W3YP\n"
+    )  # put together: no key in the source
+    assert vg("checkpoint").code == 0
+    found = vg("secrets", "check")
+    assert found.code == 1 and "不推送 vibegit/state：" in found.err and "conf.env:1：疑似 " in found.err
+    assert "未推送任何内容。" in found.err
+    fp = found.err.split("指纹 ", 1)[1].split()[0]
+    bad = vg("secrets", "allow", "not-a-fingerprint")
+    assert bad.code == 2 and "不是指纹" in bad.err
+    assert "已在 .vibegit/secrets-allow 中放行" in vg("secrets", "allow", fp).out
+    assert "已在 .vibegit/secrets-allow 中放行。" in vg("secrets", "allow", fp).out
+    assert vg("secrets", "check").code == 0
+
+
+def test_doctor_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    assert vg("install").code == 0
+    healthy = vg("doctor")
+    assert healthy.code == 0 and "✔ vibegit/state 状态良好（" in healthy.out and "镜像可以解析" in healthy.out
+    lock = repo / ".git" / "refs" / "heads" / "vibegit" / "state.lock"
+    lock.write_text("")
+    os.utime(lock, (1, 1))
+    blocked = vg("doctor")
+    assert (
+        blocked.code == 1 and "阻止所有事件" in blocked.out and "执行 'vibegit doctor --repair' 删除它" in blocked.out
+    )
+    repaired = vg("doctor", "--repair")
+    assert repaired.code == 0 and "已删除" in repaired.out and not lock.exists()
+
+
+def test_install_speaks_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    hooks = vg("install")
+    assert (
+        hooks.code == 0 and "reference-transaction：已安装" in hooks.out and "用 'vibegit uninstall' 撤销" in hooks.out
+    )
+    assert "reference-transaction：已安装，未改变" in vg("install").out
+    assert vg("install", "--agent", "cursor").code == 0
+    check = vg("install", "--check", "--agent", "cursor", "--agent", "codex")
+    assert check.code == 1 and "Codex（project）：未安装" in check.out
+    assert "Cursor（project）：已安装；" in check.out and "中的钩子：" in check.out
+    assert "项目的钩子命令用 " in check.out
+    bad = vg("install", "--mcp")
+    assert bad.code == 2 and "--mcp 需与 --agent NAME 一起使用" in bad.err
+
+
+def test_which_workflow_is_said_in_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    git(repo, "switch", "-q", "-c", "other")
+    refused = vg("resume")
+    assert refused.code == 1 and "此处（位于 other）没有工作流在运行（其他地方：vibe-code（" in refused.err
+    assert "进行中，位于 main" in refused.err and "也会切换到它的分支" in refused.err
+    unknown = vg("status", "--workflow", "nope")
+    assert unknown.code == 2 and "没有这个工作流（已有：vibe-code（" in unknown.err

@@ -138,3 +138,14 @@ def test_without_the_sdk_one_line_and_exit_1(repo: Path) -> None:
     )
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.strip() == "vibegit: vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'"
+
+
+def test_the_user_is_asked_in_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    finished(vg)
+    result, report, asked = session(repo, "decline", [("complete", {}), ("status", {})])
+    assert failed(result) and "用户拒绝了：未记录任何内容" in text_of(result)
+    assert len(asked) == 1 and "将工作流 'vibe-code' 标记为完成" in asked[0]
+    assert "## 🔄 会话恢复" in text_of(report)
+    [cannot, _] = session(repo, None, [("abort", {})])
+    assert failed(cannot) and "此客户端无法询问用户" in text_of(cannot)

@@ -9,6 +9,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, user_view
 
 DIRTY = {
@@ -162,15 +164,23 @@ def test_resume_fetches_the_state_branch_a_clone_did_not_bring(tmp_path: Path, m
     assert "refs/remotes/origin/vibegit/state" not in git(desktop, "for-each-ref")
 
 
-def test_an_unpushed_checkpoint_commit_is_reported(tmp_path: Path, m: Machines) -> None:
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "is not in this repository nor on origin (was it pushed?)"),
+        ("zh", "既不在此仓库中，也不在 origin 上（是否已推送？）"),  # resume's notes speak Chinese too
+    ],
+)
+def test_an_unpushed_checkpoint_commit_is_reported(tmp_path: Path, m: Machines, lang: str, said: str) -> None:
     remote, laptop = remote_with_laptop(tmp_path)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
     git(laptop, "commit", "-q", "--allow-empty", "-m", "local only")
     m.ok("laptop", laptop, "checkpoint", "--no-snapshot")
     m.ok("laptop", laptop, "sync")
     desktop = clone(remote, tmp_path / "desktop")
-    result = m.ok("desktop", desktop, "resume")
-    assert "is not in this repository nor on origin (was it pushed?)" in result.out
+    result = m.ok("desktop", desktop, "--lang", lang, "resume")
+    assert said in result.out
+    assert ("is not in this repository" in result.out) == (lang == "en")
 
 
 def test_resume_here_after_pause_leaves_newer_edits_alone(dirty_repo: Path, vg: VG) -> None:

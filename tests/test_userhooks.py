@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import VG, git, subjects, trust_hooks
+from vibegit.core.messages import t
 from vibegit.infra import userhooks
 
 PY = sys.executable
@@ -249,7 +250,7 @@ def test_an_untrusted_hooks_file_is_skipped_with_one_line(repo: Path, vg: VG, tm
     result = vg("start", "w", "--goal", "g")
     assert result.code == 0 and not marker.exists()
     said = [line for line in result.err.splitlines() if "not trusted" in line]
-    assert said == ["vibegit: " + userhooks.NOT_TRUSTED]
+    assert said == ["vibegit: " + t("trust.skipped", "en", file=userhooks.HOOKS_FILE)]
     assert "run 'vibegit trust' after reading it" in said[0]
     assert "not trusted" not in vg("context", "--next", "x").err  # an event without hooks says nothing
 

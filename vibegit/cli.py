@@ -45,8 +45,8 @@ secrets_parser = typer.Typer(
 parser.add_typer(secrets_parser, name="secrets")
 
 LANG_HELP = (
-    "Language of the reports, the state files' headings and the lifecycle commands' messages: en, or zh as "
-    "the skills write it (default: git config vibegit.lang, else en)."
+    "Language of the reports, the state files' headings and the commands' messages: en, or zh as the skills "
+    "write it (default: git config vibegit.lang, else en)."
 )
 Lang = typer.Option(None, "--lang", help=LANG_HELP)
 Json = typer.Option(False, "--json", help="Print JSON (stable schema for agents).")

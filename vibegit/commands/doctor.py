@@ -31,6 +31,7 @@ from dataclasses import replace
 from vibegit import app
 from vibegit.core import agents as agent_specs
 from vibegit.core import lifecycle
+from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, REFUSED, BadInput, GitError
@@ -46,11 +47,7 @@ def doctor(repair: bool) -> int:
     setup_ok = _setup(ctx, repair, say)
     holders = git.checked_out(ctx.repo, ctx.settings.state_ref)
     if holders:
-        say(
-            f"✘ {ctx.settings.state_branch} is checked out in {', '.join(holders)}: vibegit refuses every event "
-            "while it is (each would move that worktree's HEAD); switch that worktree to another branch "
-            "('git switch -' there)"
-        )
+        say(t("doctor.checked_out", branch=ctx.settings.state_branch, where=", ".join(holders)))
         return REFUSED
     state_code = _state_branch(ctx, repair, say)
     return OK if setup_ok and state_code == OK else REFUSED
@@ -77,12 +74,12 @@ def _setup(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> bool:
         return not (hooks or lfs)
     where = hookfiles.place_of(ctx.repo, ctx.config)
     if hooks:
-        say("Installing vibegit's hooks again:")
+        say(t("doctor.installing_hooks"))
         hookfiles.install(hookfiles.installed(where), cwd=ctx.repo.toplevel)
     _update_agents(ctx, say)
     left, lfs = setup_problems(app.open_repo(ctx.repo.toplevel))
     for problem in left + lfs:
-        say(f"✘ still: {problem}")
+        say(t("doctor.still", problem=problem))
     return not (left or lfs)
 
 
@@ -102,7 +99,7 @@ def _update_agents(ctx: app.Context, say: Callable[[str], None]) -> None:
         for mcp in (False, True):
             names = [name for name, has_mcp in stale if has_mcp == mcp]
             if names:
-                say(f"Updating vibegit's entries for {', '.join(names)} ({scope}):")
+                say(t("doctor.updating_agents", names=", ".join(names), scope=scope))
                 files, report = agentfiles.plan_install(ctx.repo, names, scope, mcp, ctx.settings.lang)
                 for line in report.lines + agentfiles.carry_out(files, True):
                     say(line)
@@ -159,13 +156,11 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
     if missing:
         restored = restore_from_mirror(repo, settings, missing) if repair else 0
         if restored:
-            say(f"Restored {restored} missing object(s) of {settings.state_branch} from the mirror's files.")
+            say(t("doctor.restored_objects", n=restored, branch=settings.state_branch))
             missing = git.missing_objects(repo, tip_now or "")
     if missing:
-        problems_missing = [
-            f"{len(missing)} object(s) of {settings.state_branch}'s history are missing from the object store "
-            f"(a 'git gc --prune' that raced an event?): {', '.join(m[:10] for m in missing[:5])}"
-        ]
+        oids = ", ".join(m[:10] for m in missing[:5])
+        problems_missing = [t("doctor.missing_objects", n=len(missing), branch=settings.state_branch, oids=oids)]
     else:
         problems_missing = []
 
@@ -177,46 +172,41 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
         if lock.exists():
             if repair and time.time() - lock.stat().st_mtime >= STALE_LOCK_SECONDS:
                 lock.unlink()
-                said.append(f"Removed {lock}, which a git process that was stopped had left (it blocked every event).")
+                said.append(t("doctor.removed_lock", lock=lock))
             else:
-                said.append(f"✘ {lock} blocks every event (a git process that was stopped leaves it behind)")
-                if repair:
-                    said.append("It is only seconds old: a git process may still be running; run it again in a moment.")
-                else:
-                    said.append("Run 'vibegit doctor --repair' to remove it (it checks that no git process holds it).")
+                said.append(t("doctor.lock_blocks", lock=lock))
+                said.append(t("doctor.lock_young" if repair else "doctor.lock_repair"))
                 return None, "", REFUSED
         found = cat.get(head) if head else None
         tip = head if found is not None and found[0] == "commit" else None
         if head is None:
             back = recoverable(repo, cat, settings)
             if back is None:
-                said.append(f"No {settings.state_branch} here yet; nothing to check.")
+                said.append(t("doctor.no_branch", branch=settings.state_branch))
                 return None, "", OK
             commit, source = back
-            said.append(f"✘ {settings.state_branch} is missing (deleted?); {source} still has it at {commit[:10]}")
+            branch = settings.state_branch
+            said.append(t("doctor.branch_missing", branch=branch, source=source, commit=commit[:10]))
             if not repair:
-                said.append("Run 'vibegit doctor --repair' to bring it back (no event is lost).")
+                said.append(t("doctor.bring_back"))
                 return None, "", REFUSED
-            said.append(f"Recovered: {settings.state_branch} is back at {commit[:10]}, from {source}.")
+            said.append(t("doctor.recovered", branch=branch, commit=commit[:10], source=source))
             return commit, f"vibegit: recover from {source}", None
         if tip is None:
-            problems.append(f"{settings.state_ref} points to a {found[0] if found else 'missing object'}, not a commit")
+            what = found[0] if found else t("doctor.missing_object")
+            problems.append(t("doctor.not_commit", ref=settings.state_ref, what=what))
         else:
             problems.extend(problems_missing)
             problems.extend(store.commit_problems(repo, cat, settings, tip))
             problems.extend(store.orphan_problems(repo, settings, tip))
         said.extend(f"✘ {problem}" for problem in problems)
-        said.extend(f"✘ mirror: {problem}" for _, problem in broken_mirror)
+        said.extend(t("doctor.mirror", problem=problem) for _, problem in broken_mirror)
         if not problems and not broken_mirror:
             count = git.count(repo, tip) if tip else 0
-            said.append(
-                f"✔ {settings.state_branch} is healthy ({count} event(s), tip {(tip or '')[:10]}); the mirror parses."
-            )
+            said.append(t("doctor.healthy", branch=settings.state_branch, n=count, tip=(tip or "")[:10]))
             return None, "", OK
         if not repair:
-            said.append(
-                "Run 'vibegit doctor --repair' to go back to the newest good state (a new event; nothing is deleted)."
-            )
+            said.append(t("doctor.repair_how"))
             return None, "", REFUSED
         if not problems or all("not an orphan" in p for p in problems):
             return None, "", None  # the branch stays; only the mirror is mended
@@ -224,8 +214,12 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
             rebuilt = _without_snapshot(ctx, cat, tip, problems[0])
             if rebuilt is not None:
                 said.append(
-                    f"Repaired: every event of {settings.state_branch} kept without the snapshot(s) a prune lost, "
-                    f"then new event {rebuilt[:10]}; the old history stays in the reflog ({tip[:10]})."
+                    t(
+                        "doctor.repaired_without_snapshots",
+                        branch=settings.state_branch,
+                        commit=rebuilt[:10],
+                        tip=tip[:10],
+                    )
                 )
                 return rebuilt, "vibegit: repair", None
         known = git.known_commits(repo, tip, settings.state_ref, MAX_CANDIDATES)
@@ -238,16 +232,14 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
             None,
         )
         if good is None:
-            said.append(f"No good state found in the history or reflog of {settings.state_branch}; nothing changed.")
+            said.append(t("doctor.no_good_state", branch=settings.state_branch))
             return None, "", REFUSED
         loaded = store.load_commit(repo, cat, good, "")
         state, event = lifecycle.repaired(loaded.fresh().state, good, problems[0])
         tree = git.resolve(repo, f"{good}^{{tree}}") or ""
         commit = store.commit(repo, ctx.config, app.facts(ctx), tree, [tip] if tip else [good], event, state)
-        said.append(
-            f"Repaired: {settings.state_branch} now holds the state of {good[:10]} as new event {commit[:10]}"
-            + (f" on top of {tip[:10]} (the bad commits stay in history)." if tip else ".")
-        )
+        key, on = ("doctor.repaired_on_top", tip[:10]) if tip else ("doctor.repaired", "")
+        said.append(t(key, branch=settings.state_branch, good=good[:10], commit=commit[:10], tip=on))
         return commit, "vibegit: repair", None
 
     try:
@@ -265,7 +257,7 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
     for rel, _ in broken_mirror:
         aside = mirror.set_aside(repo, rel)
         if aside is not None:
-            say(f"Moved the broken {rel.rsplit('/', 1)[-1]} of the mirror aside to {aside.rsplit('/', 1)[-1]}.")
+            say(t("doctor.moved_aside", name=rel.rsplit("/", 1)[-1], aside=aside.rsplit("/", 1)[-1]))
     tip = git.commit_of(repo, settings.state_ref)
     if tip:
         mirror.refresh(repo, settings, tip, app.facts(ctx), say, force=True)

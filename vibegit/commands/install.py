@@ -7,6 +7,7 @@ import os
 
 from vibegit import app
 from vibegit.core import agents as agent_specs
+from vibegit.core.messages import t
 from vibegit.errors import OK, REFUSED, BadInput
 from vibegit.infra import agentfiles, git, hookfiles
 
@@ -16,7 +17,7 @@ def install(
 ) -> int:
     if check:
         return check_agents(agents, scope, mcp)
-    git.find_repo()  # a working tree: a bare repository has no commits to guard nor worktree to report to
+    app.open_repo()  # a working tree (a bare repository has no commits to guard nor worktree to report to); its language
     return _both(hooks, agents, scope, mcp, installing=True)
 
 
@@ -28,7 +29,7 @@ def _both(hooks: list[str] | None, agents: list[str] | None, scope: str, mcp: bo
     """With only ``--agent``, just the agents' files; otherwise the git hooks
     too. Every agent file is read and checked before anything is written."""
     if (mcp or scope != "project") and not agents:
-        raise BadInput(f"{'--mcp' if mcp else '--scope'} goes with --agent NAME")
+        raise BadInput(t("install.needs_agent", option="--mcp" if mcp else "--scope"))
     planned = None
     if agents:
         ctx = app.open_repo()
@@ -66,14 +67,13 @@ def check_agents(names: list[str] | None, scope: str, mcp: bool) -> int:
             continue
         status = agentfiles.check(ctx.repo, agent, scope, ctx.settings.lang)
         if not status.installed:
-            app.say(f"{agent.label} ({scope}): not installed ({status.where})")
+            app.say(t("install.not_installed", agent=agent.label, scope=scope, where=status.where))
             code = REFUSED if asked else code
             continue
-        app.say(f"{agent.label} ({scope}): {describe(status)}")
+        app.say(t("install.status", agent=agent.label, scope=scope, status=describe(status)))
         if not status.current(mcp):
-            app.say(
-                f"  run 'vibegit install --agent {agent.name}{_scope_arg(scope)}{' --mcp' if mcp else ''}' to bring it up to date"
-            )
+            command = f"vibegit install --agent {agent.name}{_scope_arg(scope)}{' --mcp' if mcp else ''}"
+            app.say(t("install.update_how", command=command))
             code = REFUSED
     if scope == "project":
         app.say(python_line(ctx.repo))
@@ -86,14 +86,15 @@ def _scope_arg(scope: str) -> str:
 
 def describe(status: agentfiles.Status) -> str:
     hooks = ", ".join(f"{event} {state}" for event, state in status.hooks.items())
-    parts = [f"hooks in {status.where}: {hooks}"]
+    parts = [t("install.hooks_in", where=status.where, hooks=hooks)]
     current, total = status.commands
     if total:
-        parts.append(f"/vibe-* commands {current}/{total} current")
+        parts.append(t("install.commands", current=current, total=total))
     if status.block:
-        parts.append(f"protocol block {status.block}")
+        parts.append(t("install.block", state=status.block))
     if status.server:
-        parts.append(f"MCP server {'not registered' if status.server == 'missing' else status.server}")
+        server = t("install.not_registered") if status.server == "missing" else status.server
+        parts.append(t("install.server", state=server))
     return "; ".join(parts)
 
 
@@ -101,9 +102,6 @@ def python_line(repo: git.Repo) -> str:
     """Which vibegit the project's hook commands start, with any PATH."""
     recorded = git.config_values(repo, agentfiles.PYTHON_KEY)[-1:]
     if recorded and os.access(recorded[0], os.X_OK):
-        return f"The project's hook commands start vibegit with {recorded[0]} (git config {agentfiles.PYTHON_KEY})."
-    missing = f" ({recorded[0]} is gone)" if recorded else ""
-    return (
-        f"No interpreter recorded for the project's hook commands{missing}: they run 'vibegit' from the agent's "
-        "PATH, or nothing; 'vibegit install --agent NAME' records this one."
-    )
+        return t("install.python", python=recorded[0], key=agentfiles.PYTHON_KEY)
+    missing = t("install.python_gone", python=recorded[0]) if recorded else ""
+    return t("install.no_python", gone=missing)

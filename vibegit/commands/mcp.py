@@ -17,14 +17,8 @@ from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
+from vibegit.core.messages import t
 from vibegit.errors import OK, Refused, VibegitError
-
-NEEDS_SDK = "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'"
-ASK = {
-    "complete": "Mark the workflow {name!r} complete ({done}/{total} tasks done)?",
-    "abort": "Abort the workflow {name!r}? Its progress is kept; the workflow ends.",
-    "unlock": "Release the lock of the workflow {name!r} at once, ending it?",
-}
 
 
 class ToolFailed(Exception):
@@ -67,7 +61,7 @@ def build() -> Any:
         from mcp.types import ClientCapabilities, ElicitationCapability
         from pydantic import BaseModel, Field
     except ImportError:
-        raise Refused(NEEDS_SDK) from None
+        raise Refused(t("mcp.needs_sdk")) from None
 
     from vibegit.commands import checkpoint as checkpoint_
     from vibegit.commands import context as context_
@@ -87,16 +81,14 @@ def build() -> Any:
         state = _state(name)
         if what == "complete":
             _run(lambda: lifecycle.check_can_complete(state))
-        question = ASK[what].format(name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks)
+        name, done, total = state.mode.workflow_name, state.completed_tasks, state.total_tasks
+        question = t(f"mcp.ask_{what}", name=name, done=done, total=total)
         if not ctx.session.check_client_capability(ClientCapabilities(elicitation=ElicitationCapability())):
-            raise _failure(
-                f"this client cannot ask the user (no MCP elicitation): ask the user to confirm in a terminal "
-                f"with 'vibegit {what}'; nothing was recorded"
-            )
+            raise _failure(t("mcp.cannot_ask", command=what))
         result = await ctx.elicit(message=question, schema=Confirm)
         if not (isinstance(result, AcceptedElicitation) and result.data.confirm):
-            said = "declined" if result.action in ("decline", "accept") else "cancelled"
-            raise _failure(f"the user {said}: nothing was recorded; the workflow goes on as it was")
+            said = "mcp.declined" if result.action in ("decline", "accept") else "mcp.cancelled"
+            raise _failure(t(said))
 
     @server.tool()
     def status(workflow_id: str | None = None) -> str:

@@ -37,7 +37,7 @@ def resume(
     try:
         target = workflows.choose(loaded.index, e, workflow)
     except Refused as err:  # none here, or several: name them, and how to go to one
-        raise Refused(f"{err}; 'vibegit resume --workflow NAME --checkout' also goes to its branch") from None
+        raise Refused(t("resume.choose", error=err)) from None
     current = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id) if target else loaded.fresh()
     state = current.state
     lock = state.lock
@@ -79,24 +79,19 @@ def protect(repo: git.Repo) -> None:
 
 def _switch(repo: git.Repo, commit: str, branch: str | None, say: Say) -> None:
     if branch and (branch.startswith("-") or repo.git("check-ref-format", "--branch", branch, check=False).returncode):
-        raise BadInput(f"checkpoint.branch {shown(branch[:60])} is not a valid branch name")
+        raise BadInput(t("resume.bad_branch", branch=shown(branch[:60])))
     # --no-overwrite-ignore: git would otherwise replace ignored files (an .env) the branch tracks.
     args = ["switch", "-q", "--no-overwrite-ignore", branch] if branch else ["switch", "-q", "--detach", commit]
     proc = repo.git(*args, check=False)
     if proc.returncode:
         named = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.startswith("\t")]
         which = f": {', '.join(shown(n) for n in named[:20])}" if named else ""
-        raise Refused(
-            f"git switch {clean(branch or '--detach ' + commit[:12])} refused: {clean(git.reason(proc))}{which} "
-            "(nothing was restored; the lock was not taken)"
-        )
+        target = clean(branch or "--detach " + commit[:12])
+        raise Refused(t("resume.switch_refused", target=target, reason=clean(git.reason(proc)), which=which))
     head = git.head_commit(repo)
-    say(f"Switched to {clean(branch or 'a detached HEAD')} at {(head or '')[:12]}.")
+    say(t("resume.switched", where=clean(branch or t("block.detached")), head=(head or "")[:12]))
     if head != commit:
-        say(
-            f"Note: {clean(branch or '')} is at {(head or '')[:12]}, not at the checkpoint's commit {commit[:12]} "
-            "(it moved on, or the checkpoint's commit was not pushed on it)."
-        )
+        say(t("resume.switched_elsewhere", branch=clean(branch or ""), head=(head or "")[:12], commit=commit[:12]))
 
 
 def go_to_checkpoint(
@@ -120,11 +115,10 @@ def go_to_checkpoint(
     if commit and not git.tree_of(repo, commit):
         name = remote.state_remote(repo, settings, given) if (given or git.remotes(repo)) else None
         if name is None or not remote.fetch_commit(repo, name, commit):
-            say(
-                f"The checkpoint's commit {commit[:12]} is not in this repository"
-                + (f" nor on {name}" if name else "")
-                + " (was it pushed?)."
-            )
+            if name:
+                say(t("resume.commit_missing_there", commit=commit[:12], remote=name))
+            else:
+                say(t("resume.commit_missing", commit=commit[:12]))
             commit = None
         else:
             say(t("cmd.fetched_commit", commit=commit[:12], remote=name))
@@ -132,7 +126,7 @@ def go_to_checkpoint(
         if checkout:
             _switch(repo, commit, k.branch, say)
         else:
-            where = f"on {k.branch}" if k.branch else "on a detached HEAD"
+            where = t("where.branch", branch=k.branch) if k.branch else t("where.detached")
             go = report.switch_command(k.branch, commit)
             say(
                 t(
@@ -167,39 +161,26 @@ def _restore(
     if lock is not None and (lock.host, lock.worktree) == (e.host, e.worktree):
         return  # taken in this very working tree: what is here now is newer
     if stored != snap:
-        raise BadInput(
-            f"checkpoint.snapshot {snap[:12]} is not the snapshot/ tree of {settings.state_branch}; "
-            "run 'vibegit doctor'"
-        )
+        raise BadInput(t("resume.bad_snapshot", snap=snap[:12], branch=settings.state_branch))
     base = git.tree_of(repo, commit)
     p = snapshot.plan(repo, snap, base, settings.mirror_dir)
     if p.local and not force:
-        named = [path if where == path else f"{path} (behind {where})" for path, where in sorted(p.local.items())]
-        raise Refused(
-            f"not restoring the checkpoint's uncommitted work: {len(p.local)} path(s) here hold something of yours "
-            f"that it would replace: {_listed(named)}; commit, stash or move them, or 'vibegit resume --force' "
-            "saves them in a backup first (nothing was changed)"
-        )
+        named = [
+            path if where == path else t("resume.behind", path=path, where=where)
+            for path, where in sorted(p.local.items())
+        ]
+        raise Refused(t("resume.local_work", n=len(p.local), paths=_listed(named)))
     if p.head_moved and not force:
-        raise Refused(
-            f"not restoring the checkpoint's uncommitted work: HEAD's version of {_listed(p.head_moved)} "
-            "differs from the checkpoint's commit; 'vibegit resume --checkout' goes to the checkpoint first, "
-            "'--force' writes the snapshot's version (HEAD's stays in git) (nothing was changed)"
-        )
+        raise Refused(t("resume.head_moved", paths=_listed(p.head_moved)))
     for note in credentials.withheld(state.checkpoint):
-        say(f"Not restored: {note}. Bring that file over yourself, keeping the credential out of git.")
+        say(t("resume.credential_withheld", note=note))
     if p.withheld:
         first = next(iter(p.withheld))
-        say(
-            f"Not restored (never restored from the state branch): "
-            f"{_listed([f'{path} ({why})' for path, why in p.withheld.items()], 10)}; "
-            f"review with 'git show {snap[:10]}:{shown(first)}' and copy what you want yourself."
-        )
+        paths = _listed([f"{path} ({why})" for path, why in p.withheld.items()], 10)
+        say(t("resume.withheld", paths=paths, snap=snap[:10], first=shown(first)))
     if p.nested:
-        say(
-            f"Not restored (vibegit never writes into or over a nested repository): "
-            f"{_listed([f'{path} (repository {repo_})' for path, repo_ in sorted(p.nested.items())], 10)}."
-        )
+        nested = [t("resume.nested_one", path=path, repo=repo_) for path, repo_ in sorted(p.nested.items())]
+        say(t("resume.nested", paths=_listed(nested, 10)))
     writes, deletes = list(p.write), list(p.delete)
     remove: list[str] = []
     if force:
@@ -210,10 +191,8 @@ def _restore(
     if remove:
         backup = snapshot.save(repo, remove, e.now.replace(":", "").replace("-", ""))
         top = repo.toplevel
-        say(
-            f"Saved what stood in the way ({len(remove)} path(s): {_listed(remove, 10)}) in {backup}; "
-            f"'cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(top))}/' puts it back."
-        )
+        back = f"cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(top))}/"
+        say(t("resume.saved", n=len(remove), paths=_listed(remove, 10), backup=backup, restore=back))
     snapshot.apply(repo, p, snap, sorted(writes), sorted(deletes), remove)
     if writes or deletes:
         say(t("cmd.restored", snap=snap[:10], written=len(writes), deleted=len(deletes), same=p.in_sync))

@@ -5,6 +5,7 @@ for everyone (by fingerprint, never the value)."""
 from __future__ import annotations
 
 from vibegit import app
+from vibegit.core.messages import t
 from vibegit.errors import OK, REFUSED
 from vibegit.infra import secretscan
 
@@ -13,7 +14,7 @@ def check() -> int:
     ctx = app.enter()
     findings = secretscan.scan(ctx.repo, ctx.settings)
     if not findings:
-        app.say(f"Nothing in what {ctx.settings.state_branch} would publish looks like a credential.")
+        app.say(t("secrets.none", branch=ctx.settings.state_branch))
         return OK
     app.warn(secretscan.refusal(findings, ctx.settings, limit=len(findings)))
     return REFUSED
@@ -22,12 +23,9 @@ def check() -> int:
 def allow(fingerprint: str, note: str) -> int:
     ctx = app.open_repo()
     added = secretscan.allow(ctx.repo, fingerprint, note)
-    where = secretscan.ALLOW_FILE
+    where, fp = secretscan.ALLOW_FILE, fingerprint.strip().lower()
     if not added:
-        app.say(f"{fingerprint.strip().lower()} is already allowed in {where}.")
+        app.say(t("secrets.already_allowed", fingerprint=fp, file=where))
         return OK
-    app.say(
-        f"Allowed {fingerprint.strip().lower()} in {where}: the secret scan lets that value through from now on. "
-        f"Commit {where} so that your team's pushes let it through too."
-    )
+    app.say(t("secrets.allowed", fingerprint=fp, file=where))
     return OK

@@ -149,11 +149,8 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
         red = secretscan.rewrite(repo, settings, tip, findings)
         left = secretscan.scan(repo, settings, red.tip)
         if left:
-            raise Refused(
-                f"could not take every credential out ({left[0].where(settings)}: {left[0].kind}); nothing was "
-                "changed. Remove it by hand, or 'vibegit secrets allow FINGERPRINT' if it is not one:\n"
-                + secretscan.refusal(left, settings)
-            )
+            first = t("sync.redact_left", where=left[0].where(settings), kind=left[0].kind)
+            raise Refused(first + "\n" + secretscan.refusal(left, settings))
         loaded = store.load_commit(repo, cat, red.tip, f"{settings.state_branch}:")
         state, event = lifecycle.redacted(loaded.fresh().state, red.values, red.withheld, tuple(red.places))
         tree = git.resolve(repo, f"{red.tip}^{{tree}}") or ""
@@ -168,12 +165,15 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
     mirror.refresh(repo, settings, commit, e, say, force=True)
     red = done[0]
     for note in red.withheld:
-        say(f"Left out of the snapshot: {note}.")
+        say(t("sync.left_out", note=note))
     say(
-        f"Redacted the events not pushed yet: {red.values} value(s) replaced in the state's text, "
-        f"{len(red.withheld)} file(s) left out of the snapshot (rewritten, plus event {commit[:10]}); your "
-        f"files are not touched. The unredacted copies stay only in this repository's reflog of "
-        f"{settings.state_branch}."
+        t(
+            "sync.redacted",
+            values=red.values,
+            files=len(red.withheld),
+            commit=commit[:10],
+            branch=settings.state_branch,
+        )
     )
     return True
 

@@ -15,6 +15,7 @@ import os
 import sys
 
 from vibegit import app
+from vibegit.core.messages import t
 from vibegit.errors import OK, Refused
 from vibegit.infra import machine, trust, userhooks
 
@@ -28,11 +29,11 @@ def trust_hooks(yes: bool) -> int:
     top, rel = ctx.repo.toplevel, userhooks.HOOKS_FILE
     data = userhooks.read_file(ctx.repo)
     if data is None:
-        app.say(f"No {rel} in {top}; nothing to trust.")
+        app.say(t("trust.no_file", rel=rel, top=top))
         return OK
     commands, timeout = userhooks.parse_file(data)  # a broken file cannot be trusted (exit 2, file and line)
     digest = trust.digest(data)
-    app.say(f"{rel} in {top} (sha256 {digest[:16]}) runs these commands at vibegit's lifecycle events:")
+    app.say(t("trust.runs", rel=rel, top=top, digest=digest[:16]))
     for name, hooks in commands.items():
         for hook in hooks:  # controls were refused by the parser; a tab shows as \t
             first, *rest = (line if line.isprintable() else repr(line) for line in hook.command.split("\n"))
@@ -40,23 +41,20 @@ def trust_hooks(yes: bool) -> int:
             for line in rest:
                 app.say(f"  {' ' * len(name)}  {line}")
     if not commands:
-        app.say("  (no commands)")
+        app.say(t("trust.no_commands"))
     overridden = sorted(n for n in commands if f"vibegit.hook.{n.lower()}" in ctx.config)
     if overridden:
-        app.say(f"  (git config vibegit.hook.* replaces {', '.join(overridden)}: those lines do not run)")
+        app.say(t("trust.overridden", names=", ".join(overridden)))
     if timeout is not None:
-        app.say(f"  timeout: {timeout:g}s")
+        app.say(t("trust.timeout", timeout=f"{timeout:g}"))
     if trust.is_trusted(top, rel, data):
-        app.say("Already trusted; nothing changed.")
+        app.say(t("trust.already"))
         return OK
     _consent(yes)
     where = trust.record(
         top, rel, data, machine.now(), {n: [h.command for h in hooks] for n, hooks in commands.items()}
     )
-    app.say(
-        f"Trusted: these commands may run here (recorded in {where}). Any change to {rel} needs "
-        "'vibegit trust' again; 'vibegit untrust' takes it back."
-    )
+    app.say(t("trust.trusted", where=where, rel=rel))
     return OK
 
 
@@ -64,31 +62,22 @@ def _consent(yes: bool) -> None:
     """A person's yes, or a refusal (exit 1) that says how to give one."""
     if yes:
         if os.environ.get(CONSENT) != "yes":
-            raise Refused(
-                f"trust --yes needs {CONSENT}=yes in the environment (a person's script sets it; an agent "
-                "limited to vibegit commands cannot); or run 'vibegit trust' in a terminal and answer; nothing recorded"
-            )
+            raise Refused(t("trust.yes_needs_consent", consent=CONSENT))
         return
     agent = next((name for name in AGENT_VARIABLES if os.environ.get(name)), None)
     if agent is not None:
-        raise Refused(
-            f"not asking: {agent} is set, so an agent runs this command and could answer for you; run "
-            "'vibegit trust' in your own terminal (nothing recorded)"
-        )
+        raise Refused(t("trust.agent_runs", agent=agent))
     if sys.stdin is None or not sys.stdin.isatty():
-        raise Refused(
-            "not asking: no terminal to answer on; run 'vibegit trust' in a terminal, or "
-            f"'{CONSENT}=yes vibegit trust --yes' in a script of yours (nothing recorded)"
-        )
-    if not app.confirm("Trust these commands to run in this repository?"):
-        raise Refused("not trusted; nothing recorded (the commands stay skipped)")
+        raise Refused(t("trust.no_terminal", consent=CONSENT))
+    if not app.confirm(t("trust.confirm")):
+        raise Refused(t("trust.not_trusted"))
 
 
 def untrust_hooks() -> int:
     ctx = app.open_repo()
     count = trust.forget(ctx.repo.toplevel, userhooks.HOOKS_FILE)
     if count:
-        app.say(f"Forgot {count} trusted version(s) of {userhooks.HOOKS_FILE} here; its commands are skipped again.")
+        app.say(t("trust.forgot", n=count, rel=userhooks.HOOKS_FILE))
     else:
-        app.say(f"Nothing to forget: no version of {userhooks.HOOKS_FILE} is trusted here.")
+        app.say(t("trust.nothing_to_forget", rel=userhooks.HOOKS_FILE))
     return OK

@@ -478,6 +478,351 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Took the workflow state from {source} ({commit}).",
         "已从 {source} 取得工作流状态（{commit}）。",
     ),
+    # -- which workflow a command acts on (core/workflows.py) --
+    "where.branch": ("on {branch}", "位于 {branch}"),
+    "where.detached": ("on a detached HEAD", "位于分离的 HEAD"),
+    "where.detached_in": ("on a detached HEAD in {worktree}", "位于 {worktree} 中分离的 HEAD"),
+    "where.this_detached": ("on this detached HEAD ({worktree})", "位于此分离的 HEAD（{worktree}）"),
+    "workflows.label": ("{name} ({id}, {status} {where}{held})", "{name}（编号 {id}，{status}，{where}{held}）"),
+    "workflows.held_by": (", held by {host}", "，由 {host} 持有"),
+    "workflows.more": ("; … {n} more", "；… 另有 {n} 个"),
+    "workflows.and_more": (" and {n} more", " 等另外 {n} 个"),
+    "workflows.several_named": (
+        "--workflow {given!r:.60}: several are named so; pass an id: {named}",
+        "--workflow {given!r:.60}：有多个同名工作流；请给出编号：{named}",
+    ),
+    "workflows.no_such": (
+        "--workflow {given!r:.60}: no such workflow (known: {known})",
+        "--workflow {given!r:.60}：没有这个工作流（已有：{known}）",
+    ),
+    "workflows.several_here": (
+        "several workflows run {here}: {several}; pass --workflow NAME",
+        "此处（{here}）有多个工作流在运行：{several}；请用 --workflow NAME 指定",
+    ),
+    "workflows.none_here": (
+        "no workflow runs {here} (elsewhere: {elsewhere}); start one here with 'vibegit start WORKFLOW --goal "
+        "TEXT', or pass --workflow NAME",
+        "此处（{here}）没有工作流在运行（其他地方：{elsewhere}）；用 'vibegit start WORKFLOW --goal TEXT' 在此开始一个，"
+        "或用 --workflow NAME 指定",
+    ),
+    # -- resume: going to the checkpoint --
+    "resume.choose": (
+        "{error}; 'vibegit resume --workflow NAME --checkout' also goes to its branch",
+        "{error}；'vibegit resume --workflow NAME --checkout' 也会切换到它的分支",
+    ),
+    "resume.bad_branch": (
+        "checkpoint.branch {branch} is not a valid branch name",
+        "checkpoint.branch {branch} 不是有效的分支名",
+    ),
+    "resume.switch_refused": (
+        "git switch {target} refused: {reason}{which} (nothing was restored; the lock was not taken)",
+        "git switch {target} 被拒绝：{reason}{which}（未恢复任何内容；未上锁）",
+    ),
+    "resume.switched": ("Switched to {where} at {head}.", "已切换到 {where}（{head}）。"),
+    "resume.switched_elsewhere": (
+        "Note: {branch} is at {head}, not at the checkpoint's commit {commit} (it moved on, or the checkpoint's "
+        "commit was not pushed on it).",
+        "注意：{branch} 位于 {head}，不在断点提交 {commit}（它已前进，或断点提交未推送到它上面）。",
+    ),
+    "resume.commit_missing": (
+        "The checkpoint's commit {commit} is not in this repository (was it pushed?).",
+        "断点提交 {commit} 不在此仓库中（是否已推送？）。",
+    ),
+    "resume.commit_missing_there": (
+        "The checkpoint's commit {commit} is not in this repository nor on {remote} (was it pushed?).",
+        "断点提交 {commit} 既不在此仓库中，也不在 {remote} 上（是否已推送？）。",
+    ),
+    "resume.bad_snapshot": (
+        "checkpoint.snapshot {snap} is not the snapshot/ tree of {branch}; run 'vibegit doctor'",
+        "checkpoint.snapshot {snap} 不是 {branch} 的 snapshot/ 树；请执行 'vibegit doctor'",
+    ),
+    "resume.behind": ("{path} (behind {where})", "{path}（被 {where} 挡住）"),
+    "resume.local_work": (
+        "not restoring the checkpoint's uncommitted work: {n} path(s) here hold something of yours that it would "
+        "replace: {paths}; commit, stash or move them, or 'vibegit resume --force' saves them in a backup first "
+        "(nothing was changed)",
+        "不恢复断点的未提交工作：此处 {n} 个路径有你的内容，恢复会覆盖它们：{paths}；请提交、暂存（stash）或移走，"
+        "或用 'vibegit resume --force' 先备份（未做任何改动）",
+    ),
+    "resume.head_moved": (
+        "not restoring the checkpoint's uncommitted work: HEAD's version of {paths} differs from the checkpoint's "
+        "commit; 'vibegit resume --checkout' goes to the checkpoint first, '--force' writes the snapshot's version "
+        "(HEAD's stays in git) (nothing was changed)",
+        "不恢复断点的未提交工作：HEAD 中 {paths} 的版本与断点提交不同；'vibegit resume --checkout' 先前往断点，"
+        "'--force' 写入快照的版本（HEAD 的版本仍在 git 中）（未做任何改动）",
+    ),
+    "resume.credential_withheld": (
+        "Not restored: {note}. Bring that file over yourself, keeping the credential out of git.",
+        "未恢复：{note}。请自行拷贝该文件，不要让凭据进入 git。",
+    ),
+    "resume.withheld": (
+        "Not restored (never restored from the state branch): {paths}; review with 'git show {snap}:{first}' and "
+        "copy what you want yourself.",
+        "未恢复（从不从状态分支恢复）：{paths}；用 'git show {snap}:{first}' 查看，自行拷贝需要的内容。",
+    ),
+    "resume.nested": (
+        "Not restored (vibegit never writes into or over a nested repository): {paths}.",
+        "未恢复（vibegit 从不写入或覆盖嵌套仓库）：{paths}。",
+    ),
+    "resume.nested_one": ("{path} (repository {repo})", "{path}（仓库 {repo}）"),
+    "resume.saved": (
+        "Saved what stood in the way ({n} path(s): {paths}) in {backup}; '{restore}' puts it back.",
+        "已将挡路的内容（{n} 个路径：{paths}）保存到 {backup}；'{restore}' 可放回。",
+    ),
+    # -- trust / untrust --
+    "trust.no_file": ("No {rel} in {top}; nothing to trust.", "{top} 中没有 {rel}；无需信任。"),
+    "trust.runs": (
+        "{rel} in {top} (sha256 {digest}) runs these commands at vibegit's lifecycle events:",
+        "{top} 中的 {rel}（sha256 {digest}）会在 vibegit 的生命周期事件中运行这些命令：",
+    ),
+    "trust.no_commands": ("  (no commands)", "  (没有命令)"),
+    "trust.overridden": (
+        "  (git config vibegit.hook.* replaces {names}: those lines do not run)",
+        "  (git config vibegit.hook.* 替换了 {names}：这些行不会运行)",
+    ),
+    "trust.timeout": ("  timeout: {timeout}s", "  超时：{timeout}s"),
+    "trust.already": ("Already trusted; nothing changed.", "已信任；没有任何改变。"),
+    "trust.trusted": (
+        "Trusted: these commands may run here (recorded in {where}). Any change to {rel} needs 'vibegit trust' "
+        "again; 'vibegit untrust' takes it back.",
+        "已信任：这些命令可以在此运行（记录于 {where}）。{rel} 的任何改动都需要再次执行 'vibegit trust'；"
+        "'vibegit untrust' 可撤销。",
+    ),
+    "trust.yes_needs_consent": (
+        "trust --yes needs {consent}=yes in the environment (a person's script sets it; an agent limited to "
+        "vibegit commands cannot); or run 'vibegit trust' in a terminal and answer; nothing recorded",
+        "trust --yes 需要环境中有 {consent}=yes（由人的脚本设置；只能执行 vibegit 命令的智能体无法设置）；"
+        "或在终端中执行 'vibegit trust' 并回答；未记录任何内容",
+    ),
+    "trust.agent_runs": (
+        "not asking: {agent} is set, so an agent runs this command and could answer for you; run 'vibegit trust' "
+        "in your own terminal (nothing recorded)",
+        "不询问：已设置 {agent}，说明是智能体在执行此命令，它可能替你回答；请在你自己的终端中执行 'vibegit trust'"
+        "（未记录任何内容）",
+    ),
+    "trust.no_terminal": (
+        "not asking: no terminal to answer on; run 'vibegit trust' in a terminal, or '{consent}=yes vibegit trust "
+        "--yes' in a script of yours (nothing recorded)",
+        "不询问：没有可回答的终端；请在终端中执行 'vibegit trust'，或在你自己的脚本中执行 "
+        "'{consent}=yes vibegit trust --yes'（未记录任何内容）",
+    ),
+    "trust.confirm": (
+        "Trust these commands to run in this repository?",
+        "信任这些命令在此仓库中运行？",
+    ),
+    "trust.not_trusted": (
+        "not trusted; nothing recorded (the commands stay skipped)",
+        "未信任；未记录任何内容（这些命令仍会被跳过）",
+    ),
+    "trust.forgot": (
+        "Forgot {n} trusted version(s) of {rel} here; its commands are skipped again.",
+        "已忘记此处 {rel} 的 {n} 个已信任版本；其命令将再次被跳过。",
+    ),
+    "trust.skipped": (
+        "{file}: not trusted: run 'vibegit trust' after reading it (its commands were skipped)",
+        "{file}：未信任：阅读后执行 'vibegit trust'（其命令已跳过）",
+    ),
+    "trust.not_run": ("{file}: not run: {error}", "{file}：未运行：{error}"),
+    "trust.nothing_to_forget": (
+        "Nothing to forget: no version of {rel} is trusted here.",
+        "无需忘记：此处没有已信任的 {rel} 版本。",
+    ),
+    # -- the secret scan (secrets check / allow, sync, the pre-push hook) --
+    "secrets.finding": (
+        "{where}: looks like a {kind} ({what}); fingerprint {fingerprint}",
+        "{where}：疑似 {kind}（{what}）；指纹 {fingerprint}",
+    ),
+    "secrets.more": (
+        "… and {n} more ('vibegit secrets check' lists them all)",
+        "… 另有 {n} 处（'vibegit secrets check' 列出全部）",
+    ),
+    "secrets.refusal": (
+        "not pushing {branch}: {n} value(s) in what it would publish look like credentials:",
+        "不推送 {branch}：其将发布的内容中有 {n} 个值疑似凭据：",
+    ),
+    "secrets.refusal_how": (
+        "Nothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
+        "left out of the snapshot, a value in the state's text is replaced; your files are not touched); if one is "
+        "not a credential, 'vibegit secrets allow FINGERPRINT' lets it through (recorded in {file}: commit that "
+        "file so your team's pushes let it through too)",
+        "未推送任何内容。'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
+        "你的文件不受影响）；如果某个值不是凭据，'vibegit secrets allow FINGERPRINT' 可放行它"
+        "（记录于 {file}：提交该文件，团队的推送也会放行它）",
+    ),
+    "secrets.none": (
+        "Nothing in what {branch} would publish looks like a credential.",
+        "{branch} 将发布的内容中没有疑似凭据的值。",
+    ),
+    "secrets.already_allowed": ("{fingerprint} is already allowed in {file}.", "{fingerprint} 已在 {file} 中放行。"),
+    "secrets.allowed": (
+        "Allowed {fingerprint} in {file}: the secret scan lets that value through from now on. Commit {file} so "
+        "that your team's pushes let it through too.",
+        "已在 {file} 中放行 {fingerprint}：从现在起密钥扫描放行该值。请提交 {file}，团队的推送也会放行它。",
+    ),
+    "secrets.not_fingerprint": (
+        "{value!r} is not a fingerprint (20 hex digits, as a refusal prints them)",
+        "{value!r} 不是指纹（20 位十六进制数字，与拒绝信息中打印的一样）",
+    ),
+    "secrets.symlink": (
+        "{path} is a symbolic link; not writing through it",
+        "{path} 是符号链接；不通过它写入",
+    ),
+    "sync.redact_left": (
+        "could not take every credential out ({where}: {kind}); nothing was changed. Remove it by hand, or "
+        "'vibegit secrets allow FINGERPRINT' if it is not one:",
+        "无法去掉所有凭据（{where}：{kind}）；未做任何改动。请手动删除，如果它不是凭据，用 'vibegit secrets allow FINGERPRINT'：",
+    ),
+    "sync.left_out": ("Left out of the snapshot: {note}.", "未放入快照：{note}。"),
+    "sync.redacted": (
+        "Redacted the events not pushed yet: {values} value(s) replaced in the state's text, {files} file(s) left "
+        "out of the snapshot (rewritten, plus event {commit}); your files are not touched. The unredacted copies "
+        "stay only in this repository's reflog of {branch}.",
+        "已清除尚未推送的事件：状态文本中替换了 {values} 个值，{files} 个文件未放入快照（已改写，另加事件 {commit}）；"
+        "你的文件不受影响。未清除的副本只保留在此仓库 {branch} 的 reflog 中。",
+    ),
+    # -- doctor --
+    "doctor.checked_out": (
+        "✘ {branch} is checked out in {where}: vibegit refuses every event while it is (each would move that "
+        "worktree's HEAD); switch that worktree to another branch ('git switch -' there)",
+        "✘ {branch} 已在 {where} 中检出：检出期间 vibegit 拒绝所有事件（每个事件都会移动那个工作区的 HEAD）；"
+        "请把那个工作区切换到别的分支（在那里执行 'git switch -'）",
+    ),
+    "doctor.installing_hooks": ("Installing vibegit's hooks again:", "重新安装 vibegit 的钩子："),
+    "doctor.still": ("✘ still: {problem}", "✘ 仍然：{problem}"),
+    "doctor.updating_agents": (
+        "Updating vibegit's entries for {names} ({scope}):",
+        "更新 {names} 中 vibegit 的条目（{scope}）：",
+    ),
+    "doctor.restored_objects": (
+        "Restored {n} missing object(s) of {branch} from the mirror's files.",
+        "已从镜像文件恢复 {branch} 缺失的 {n} 个对象。",
+    ),
+    "doctor.missing_objects": (
+        "{n} object(s) of {branch}'s history are missing from the object store (a 'git gc --prune' that raced an "
+        "event?): {oids}",
+        "{branch} 历史中的 {n} 个对象不在对象库中（'git gc --prune' 与某个事件同时运行？）：{oids}",
+    ),
+    "doctor.removed_lock": (
+        "Removed {lock}, which a git process that was stopped had left (it blocked every event).",
+        "已删除 {lock}，它是被中止的 git 进程留下的（它阻止了所有事件）。",
+    ),
+    "doctor.lock_blocks": (
+        "✘ {lock} blocks every event (a git process that was stopped leaves it behind)",
+        "✘ {lock} 阻止所有事件（被中止的 git 进程会留下它）",
+    ),
+    "doctor.lock_young": (
+        "It is only seconds old: a git process may still be running; run it again in a moment.",
+        "它才几秒钟：可能仍有 git 进程在运行；请稍后再执行一次。",
+    ),
+    "doctor.lock_repair": (
+        "Run 'vibegit doctor --repair' to remove it (it checks that no git process holds it).",
+        "执行 'vibegit doctor --repair' 删除它（会先确认没有 git 进程持有它）。",
+    ),
+    "doctor.no_branch": ("No {branch} here yet; nothing to check.", "此处还没有 {branch}；无需检查。"),
+    "doctor.branch_missing": (
+        "✘ {branch} is missing (deleted?); {source} still has it at {commit}",
+        "✘ {branch} 不见了（被删除？）；{source} 中仍有它，位于 {commit}",
+    ),
+    "doctor.bring_back": (
+        "Run 'vibegit doctor --repair' to bring it back (no event is lost).",
+        "执行 'vibegit doctor --repair' 找回它（不会丢失任何事件）。",
+    ),
+    "doctor.recovered": (
+        "Recovered: {branch} is back at {commit}, from {source}.",
+        "已找回：{branch} 回到 {commit}，来自 {source}。",
+    ),
+    "doctor.not_commit": ("{ref} points to a {what}, not a commit", "{ref} 指向 {what}，不是提交"),
+    "doctor.missing_object": ("missing object", "缺失的对象"),
+    "doctor.mirror": ("✘ mirror: {problem}", "✘ 镜像：{problem}"),
+    "doctor.healthy": (
+        "✔ {branch} is healthy ({n} event(s), tip {tip}); the mirror parses.",
+        "✔ {branch} 状态良好（{n} 个事件，最新 {tip}）；镜像可以解析。",
+    ),
+    "doctor.repair_how": (
+        "Run 'vibegit doctor --repair' to go back to the newest good state (a new event; nothing is deleted).",
+        "执行 'vibegit doctor --repair' 回到最新的良好状态（作为一个新事件；不删除任何内容）。",
+    ),
+    "doctor.repaired_without_snapshots": (
+        "Repaired: every event of {branch} kept without the snapshot(s) a prune lost, then new event {commit}; the "
+        "old history stays in the reflog ({tip}).",
+        "已修复：保留 {branch} 的每个事件，去掉被清理丢失的快照，然后新增事件 {commit}；旧历史保留在 reflog 中（{tip}）。",
+    ),
+    "doctor.no_good_state": (
+        "No good state found in the history or reflog of {branch}; nothing changed.",
+        "在 {branch} 的历史和 reflog 中都没有找到良好状态；没有任何改变。",
+    ),
+    "doctor.repaired": (
+        "Repaired: {branch} now holds the state of {good} as new event {commit}.",
+        "已修复：{branch} 现在以新事件 {commit} 保存 {good} 的状态。",
+    ),
+    "doctor.repaired_on_top": (
+        "Repaired: {branch} now holds the state of {good} as new event {commit} on top of {tip} (the bad commits "
+        "stay in history).",
+        "已修复：{branch} 现在以 {tip} 之上的新事件 {commit} 保存 {good} 的状态（有问题的提交留在历史中）。",
+    ),
+    "doctor.moved_aside": (
+        "Moved the broken {name} of the mirror aside to {aside}.",
+        "已将镜像中损坏的 {name} 移到 {aside}。",
+    ),
+    # -- install --
+    "install.needs_agent": ("{option} goes with --agent NAME", "{option} 需与 --agent NAME 一起使用"),
+    "install.not_installed": ("{agent} ({scope}): not installed ({where})", "{agent}（{scope}）：未安装（{where}）"),
+    "install.status": ("{agent} ({scope}): {status}", "{agent}（{scope}）：已安装；{status}"),
+    "install.update_how": ("  run '{command}' to bring it up to date", "  执行 '{command}' 更新到最新"),
+    "install.hooks_in": ("hooks in {where}: {hooks}", "{where} 中的钩子：{hooks}"),
+    "install.commands": ("/vibe-* commands {current}/{total} current", "/vibe-* 命令 {current}/{total} 为最新"),
+    "install.block": ("protocol block {state}", "协议块 {state}"),
+    "install.server": ("MCP server {state}", "MCP 服务器 {state}"),
+    "install.not_registered": ("not registered", "未注册"),
+    "install.python": (
+        "The project's hook commands start vibegit with {python} (git config {key}).",
+        "项目的钩子命令用 {python} 启动 vibegit（git config {key}）。",
+    ),
+    "install.python_gone": (" ({python} is gone)", "（{python} 已不存在）"),
+    "install.no_python": (
+        "No interpreter recorded for the project's hook commands{gone}: they run 'vibegit' from the agent's PATH, "
+        "or nothing; 'vibegit install --agent NAME' records this one.",
+        "项目的钩子命令没有记录解释器{gone}：它们运行智能体 PATH 中的 'vibegit'，否则什么也不做；"
+        "'vibegit install --agent NAME' 会记录当前这个。",
+    ),
+    "install.hooks_run": (
+        "Hooks in {directory} run vibegit {version} with {python}. Undo with 'vibegit uninstall'.",
+        "{directory} 中的钩子用 {python} 运行 vibegit {version}。用 'vibegit uninstall' 撤销。",
+    ),
+    "install.on_path": ("'vibegit' on PATH", "PATH 中的 'vibegit'"),
+    "install.hook_same": ("{name}: already installed, unchanged", "{name}：已安装，未改变"),
+    "install.hook_updated": ("{name}: updated", "{name}：已更新"),
+    "install.hook_installed": ("{name}: installed", "{name}：已安装"),
+    # -- mcp: asking the user through the client (寸止) --
+    "mcp.needs_sdk": (
+        "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'",
+        "vibegit mcp 需要 MCP SDK：pip install 'vibegit[mcp]'",
+    ),
+    "mcp.ask_complete": (
+        "Mark the workflow {name!r} complete ({done}/{total} tasks done)?",
+        "将工作流 {name!r} 标记为完成（{done}/{total} 任务完成）？",
+    ),
+    "mcp.ask_abort": (
+        "Abort the workflow {name!r}? Its progress is kept; the workflow ends.",
+        "放弃工作流 {name!r}？进度保留，工作流结束。",
+    ),
+    "mcp.ask_unlock": (
+        "Release the lock of the workflow {name!r} at once, ending it?",
+        "立即释放工作流 {name!r} 的锁并结束它？",
+    ),
+    "mcp.cannot_ask": (
+        "this client cannot ask the user (no MCP elicitation): ask the user to confirm in a terminal with "
+        "'vibegit {command}'; nothing was recorded",
+        "此客户端无法询问用户（不支持 MCP elicitation）：请用户在终端中用 'vibegit {command}' 确认；未记录任何内容",
+    ),
+    "mcp.declined": (
+        "the user declined: nothing was recorded; the workflow goes on as it was",
+        "用户拒绝了：未记录任何内容；工作流照旧继续",
+    ),
+    "mcp.cancelled": (
+        "the user cancelled: nothing was recorded; the workflow goes on as it was",
+        "用户取消了：未记录任何内容；工作流照旧继续",
+    ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),
     "block.no_phase": ("no phase", "无阶段"),

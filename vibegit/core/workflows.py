@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Env, Phase, State, Status
 from vibegit.errors import BadInput, Refused
 
@@ -41,7 +42,7 @@ class Summary:
         return self.status in ACTIVE
 
     def where(self) -> str:
-        return f"on {self.branch}" if self.branch else f"on a detached HEAD in {self.worktree}"
+        return t("where.branch", branch=self.branch) if self.branch else t("where.detached_in", worktree=self.worktree)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -60,8 +61,9 @@ class Summary:
         }
 
     def label(self) -> str:
-        held = f", held by {self.host}" if self.host else ""
-        return f"{self.name} ({self.id}, {self.status.value} {self.where()}{held})"
+        held = t("workflows.held_by", host=self.host) if self.host else ""
+        status = t(f"status.{self.status.value}")
+        return t("workflows.label", name=self.name, id=self.id, status=status, where=self.where(), held=held)
 
 
 def summarize(state: State) -> Summary:
@@ -140,9 +142,9 @@ def find(index: tuple[Summary, ...], given: str) -> Summary:
         if len(narrower) == 1:
             return narrower[0]
     if named:
-        raise BadInput(f"--workflow {given!r:.60}: several are named so; pass an id: {_list(named)}")
-    known = _list(index) if index else "none yet"
-    raise BadInput(f"--workflow {given!r:.60}: no such workflow (known: {known})")
+        raise BadInput(t("workflows.several_named", given=given, named=_list(named)))
+    known = _list(index) if index else t("lifecycle.none_yet")
+    raise BadInput(t("workflows.no_such", given=given, known=known))
 
 
 def choose(index: tuple[Summary, ...], env: Env, given: str | None) -> Summary | None:
@@ -157,13 +159,10 @@ def choose(index: tuple[Summary, ...], env: Env, given: str | None) -> Summary |
         return mine
     several = ambiguous_here(index, env)
     if several:
-        raise Refused(f"several workflows run {_here(env)}: {_list(several)}; pass --workflow NAME")
+        raise Refused(t("workflows.several_here", here=_here(env), several=_list(several)))
     elsewhere = [s for s in index if s.active]
     if elsewhere:
-        raise Refused(
-            f"no workflow runs {_here(env)} (elsewhere: {_list(elsewhere)}); start one here with "
-            "'vibegit start WORKFLOW --goal TEXT', or pass --workflow NAME"
-        )
+        raise Refused(t("workflows.none_here", here=_here(env), elsewhere=_list(elsewhere)))
     return last_here(index, env)  # ended (the rules then say so), or None: none was ever started here
 
 
@@ -191,7 +190,7 @@ def others(index: tuple[Summary, ...], mine: str | None) -> list[Summary]:
 def others_line(rest: list[Summary]) -> str:
     """Them in one line ('' for none)."""
     shown = ", ".join(f"{s.name} {s.where()}" + (f" ({s.host})" if s.host else "") for s in rest[:8])
-    more = f" and {len(rest) - 8} more" if len(rest) > 8 else ""
+    more = t("workflows.and_more", n=len(rest) - 8) if len(rest) > 8 else ""
     return f"{shown}{more} (vibegit list)" if rest else ""
 
 
@@ -212,8 +211,9 @@ def check_id(value: str, what: str) -> str:
 
 
 def _here(env: Env) -> str:
-    return f"on {env.branch}" if env.branch else f"on this detached HEAD ({env.worktree})"
+    return t("where.branch", branch=env.branch) if env.branch else t("where.this_detached", worktree=env.worktree)
 
 
 def _list(items: list[Summary] | tuple[Summary, ...]) -> str:
-    return "; ".join(s.label() for s in items[:10]) + (f"; … {len(items) - 10} more" if len(items) > 10 else "")
+    more = t("workflows.more", n=len(items) - 10) if len(items) > 10 else ""
+    return "; ".join(s.label() for s in items[:10]) + more

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vibegit import __version__
+from vibegit.core.messages import t
 from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git
@@ -368,8 +369,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
             f"vibegit's hooks went there, where git runs them"
             + (" (husky's directory: its own files were left as they are)" if _is_husky(directory) else "")
         )
-    shim_python = python or "'vibegit' on PATH"
-    say(f"Hooks in {directory} run vibegit {__version__} with {shim_python}. Undo with 'vibegit uninstall'.")
+    shim_python = python or t("install.on_path")
+    say(t("install.hooks_run", directory=directory, version=__version__, python=shim_python))
     return OK
 
 
@@ -380,7 +381,7 @@ def _is_husky(directory: Path) -> bool:
 def _carry_out(plan: Plan, at: Dir) -> None:
     name, path, directory = plan.name, plan.path, at.path
     if plan.action == "same":
-        say(f"{name}: already installed, unchanged")
+        say(t("install.hook_same", name=name))
         return
     if plan.action == "manager":
         say(_manager_advice(plan, directory))
@@ -403,9 +404,9 @@ def _carry_out(plan: Plan, at: Dir) -> None:
         whose = f"{plan.manager}'s" if plan.manager else "your existing"
         say(f"{name}: installed; {whose} hook was renamed to {name}{CHAINED} (bytes and mode kept) and {_order(name)}")
     elif plan.action == "update":
-        say(f"{name}: updated")
+        say(t("install.hook_updated", name=name))
     else:
-        say(f"{name}: installed")
+        say(t("install.hook_installed", name=name))
 
 
 def _manager_advice(plan: Plan, directory: Path) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import credentials
+from vibegit.core.messages import t
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
 from vibegit.infra import git, scanned
@@ -93,13 +94,13 @@ def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
     """Add ``fingerprint`` to the allowlist file; False when it is there already."""
     fp = fingerprint.strip().lower()
     if not credentials.FINGERPRINT.match(fp):
-        raise BadInput(f"{fingerprint[:40]!r} is not a fingerprint (20 hex digits, as a refusal prints them)")
+        raise BadInput(t("secrets.not_fingerprint", value=fingerprint[:40]))
     if fp in allowlist(repo):
         return False
     path = repo.toplevel / ALLOW_FILE
     for probe in (path.parent, path):
         if probe.is_symlink():
-            raise BadInput(f"{probe.relative_to(repo.toplevel)} is a symbolic link; not writing through it")
+            raise BadInput(t("secrets.symlink", path=probe.relative_to(repo.toplevel)))
     path.parent.mkdir(exist_ok=True)
     new = not path.exists()
     with path.open("a", encoding="utf-8") as f:
@@ -368,21 +369,15 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str
     """The refusal: each finding's place and fingerprint, and what to do."""
     lines = list(
         dict.fromkeys(
-            f"{f.where(settings)}: looks like a {f.kind} ({f.what}); fingerprint {f.fingerprint}" for f in findings
+            t("secrets.finding", where=f.where(settings), kind=f.kind, what=f.what, fingerprint=f.fingerprint)
+            for f in findings
         )
     )
     shown = len(lines)  # one line per place: a file in several snapshots is listed once
     if shown > limit:
-        lines = [*lines[:limit], f"… and {shown - limit} more ('vibegit secrets check' lists them all)"]
-    return (
-        f"not pushing {settings.state_branch}: {shown} value(s) in what it would publish look like "
-        "credentials:\n  "
-        + "\n  ".join(lines)
-        + "\nNothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file "
-        "is left out of the snapshot, a value in the state's text is replaced; your files are not touched); "
-        "if one is not a credential, 'vibegit secrets allow FINGERPRINT' lets it through "
-        f"(recorded in {ALLOW_FILE}: commit that file so your team's pushes let it through too)"
-    )
+        lines = [*lines[:limit], t("secrets.more", n=shown - limit)]
+    head = t("secrets.refusal", branch=settings.state_branch, n=shown)
+    return head + "\n  " + "\n  ".join(lines) + "\n" + t("secrets.refusal_how", file=ALLOW_FILE)
 
 
 def check(repo: git.Repo, settings: Settings) -> str | None:

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.text import bad_char, clean
 from vibegit.errors import BadInput, Refused
@@ -70,7 +71,6 @@ EVENT_HOOKS: dict[str, tuple[str, ...]] = {
 EACH = {"onDocChange": "file", "onLearn": "lesson"}
 
 HOOKS_FILE = ".vibegit/hooks.yaml"
-NOT_TRUSTED = f"{HOOKS_FILE}: not trusted: run 'vibegit trust' after reading it (its commands were skipped)"
 MAX_HOOKS_FILE = 64 * 1024
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 64 * 1024
@@ -159,9 +159,9 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
     try:
         data = read_file(repo)
     except BadInput as err:  # a link, or too large: not trusted either way
-        data, skipped = None, f"{HOOKS_FILE}: not run: {err}"
+        data, skipped = None, t("trust.not_run", file=HOOKS_FILE, error=err)
     if data is not None and not trust.is_trusted(repo.toplevel, HOOKS_FILE, data):
-        skipped = NOT_TRUSTED
+        skipped = t("trust.skipped", file=HOOKS_FILE)
     elif data is not None:
         commands, timeout = parse_file(data)
     for key, value in config.items():
