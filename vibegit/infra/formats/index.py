@@ -18,11 +18,7 @@ MAX_WORKFLOWS = 10_000
 
 def parse_index(data: bytes, name: str = NAME) -> tuple[Summary, ...]:
     doc = YamlDoc(data, name)
-    raw = doc.data.get("workflows") or []
-    if not isinstance(raw, list):
-        raise doc.error(("workflows",), "expected a list of workflows")
-    if len(raw) > MAX_WORKFLOWS:
-        raise doc.error(("workflows",), f"too many workflows ({len(raw)}, at most {MAX_WORKFLOWS})")
+    raw = doc.seq(doc.data, ("workflows",), MAX_WORKFLOWS, "workflows")
     found: list[Summary] = []
     seen: set[str] = set()
     for i, item in enumerate(raw):

@@ -24,11 +24,7 @@ MAX_MEMORY_ENTRIES = 5000
 def parse_memory(data: bytes, name: str = NAME) -> Memory:
     """``memory.yaml``: a list of entries and the learned docs' blob ids."""
     doc = YamlDoc(data, name)
-    raw = doc.data.get("entries") or []
-    if not isinstance(raw, list):
-        raise doc.error(("entries",), "expected a list of entries")
-    if len(raw) > MAX_MEMORY_ENTRIES:
-        raise doc.error(("entries",), f"too many entries ({len(raw)}, at most {MAX_MEMORY_ENTRIES})")
+    raw = doc.seq(doc.data, ("entries",), MAX_MEMORY_ENTRIES, "entries")
     items = doc.node.value if doc.node is not None else []
     seq = next((v for k, v in items if k.value == "entries"), None)
 

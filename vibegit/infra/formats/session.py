@@ -146,19 +146,12 @@ def _count(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> int:
     return value
 
 
-def _items(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> list[Any]:
-    value = sec.get(path[-1]) or []
-    if not isinstance(value, list):
-        raise doc.error(path, "expected a list")
-    return list(_bounded(doc, path, tuple(value)))
-
-
 def _questions(doc: YamlDoc, c: dict[str, Any], key: str, *, answered: bool) -> tuple[Question, ...]:
     """Questions with their ids; the skill's plain strings are numbered in order
     (after the ids already given)."""
     path = ("context", key)
     out: list[Question] = []
-    for n, raw in enumerate(_items(doc, c, path), 1):
+    for n, raw in enumerate(doc.seq(c, path, MAX_LIST), 1):
         where = (*path[:-1], f"{key}[{n}]")
         if isinstance(raw, (str, int)) and not isinstance(raw, bool) and not answered:
             out.append(Question(0, doc.str_({"q": raw}, (*where, "q")) or ""))
@@ -201,7 +194,7 @@ def number_questions(context: Context) -> Context:
 def _phases(doc: YamlDoc, w: dict[str, Any]) -> tuple[PhaseVisit, ...]:
     path = ("workflow", "phases")
     out = []
-    for n, raw in enumerate(_items(doc, w, path), 1):
+    for n, raw in enumerate(doc.seq(w, path, MAX_LIST), 1):
         where = ("workflow", f"phases[{n}]")
         if not isinstance(raw, dict):
             raise doc.error(path, f"item {n}: expected a mapping with phase, step and at")

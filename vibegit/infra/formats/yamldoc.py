@@ -160,6 +160,15 @@ class YamlDoc:
             allowed = " ".join(m.value for m in kind)  # type: ignore[attr-defined]
             raise self.error(path, f"{value!r:.40} is not one of: {allowed}") from None
 
+    def seq(self, sec: dict[str, Any], path: tuple[str, ...], limit: int, noun: str = "") -> list[Any]:
+        """The list at ``path`` (empty when absent), at most ``limit`` long; ``noun`` names its items in errors."""
+        value = sec.get(path[-1]) or []
+        if not isinstance(value, list):
+            raise self.error(path, f"expected a list of {noun}" if noun else "expected a list")
+        if len(value) > limit:
+            raise self.error(path, f"too many {noun or 'items'} ({len(value)}, at most {limit})")
+        return value
+
     def str_list(self, sec: dict[str, Any], path: tuple[str, ...]) -> tuple[str, ...]:
         value = sec.get(path[-1]) or []
         if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
