@@ -48,6 +48,18 @@ def sh(cwd: Path, *args: str, env: dict[str, str] | None = None, input: bytes | 
     return proc.stdout.decode()
 
 
+def base_repo(path: Path, env: dict[str, str], name: str, text: str, branch: str) -> Path:
+    """A new repository at ``path``: branch main with one commit holding file
+    ``name``, and ``branch`` beside it at the same commit."""
+    path.mkdir(parents=True)
+    sh(path, "git", "init", "-q", "-b", "main", env=env)
+    (path / name).write_text(text)
+    sh(path, "git", "add", "-A", env=env)
+    sh(path, "git", "commit", "-q", "-m", "base", env=env)
+    sh(path, "git", "branch", branch, env=env)
+    return path
+
+
 def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()

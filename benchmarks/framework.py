@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, ROOT, Row, hermetic_env, ratio_row, run_cmd, sh, table
+from benchmarks.common import PYTHON, ROOT, Row, base_repo, hermetic_env, ratio_row, run_cmd, sh, table
 from benchmarks.hooks import toggling_checkout
 from benchmarks.trees import interleaved, median, report, within
 
@@ -78,12 +78,7 @@ def hook_repo(root: Path, env: dict[str, str], entry: str = "") -> tuple[Path, s
 
 def consumer(path: Path, env: dict[str, str], config: str) -> Path:
     """A small repository (branches main and other) with the framework installed from ``config``."""
-    path.mkdir(parents=True)
-    sh(path, "git", "init", "-q", "-b", "main", env=env)
-    (path / ".pre-commit-config.yaml").write_text(config)
-    sh(path, "git", "add", "-A", env=env)
-    sh(path, "git", "commit", "-q", "-m", "base", env=env)
-    sh(path, "git", "branch", "other", env=env)
+    base_repo(path, env, ".pre-commit-config.yaml", config, "other")
     sh(path, PYTHON, "-m", "pre_commit", "install", "--install-hooks", env=env)
     return path
 

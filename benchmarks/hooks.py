@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_cmd, sh, table, timed
+from benchmarks.common import PYTHON, Row, base_repo, hermetic_env, paired, ratio_row, run_cmd, sh, table, timed
 
 ADDED_MS = 5.0
 FLOOR_MS = 1.0  # over the cat-file -e floor
@@ -45,12 +45,7 @@ FETCH_RATIO = 1.25
 
 def make_repo(path: Path, env: dict[str, str], *, hooks: bool, workflow: str) -> Path:
     """A small repository with branches main and other; ``workflow``: none, ended or running."""
-    path.mkdir(parents=True)
-    sh(path, "git", "init", "-q", "-b", "main", env=env)
-    (path / "README.md").write_text("# bench\n")
-    sh(path, "git", "add", "-A", env=env)
-    sh(path, "git", "commit", "-q", "-m", "base", env=env)
-    sh(path, "git", "branch", "other", env=env)
+    base_repo(path, env, "README.md", "# bench\n", "other")
     vibegit = [PYTHON, "-m", "vibegit"]
     if hooks:
         sh(path, *vibegit, "install", env=env)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import PYTHON, Row, base_repo, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
 from benchmarks.events import lengthen_history
 from benchmarks.hooks import BLOCKED_RATIO, added_row, toggling_checkout
 
@@ -38,12 +38,7 @@ VIBEGIT = [PYTHON, "-m", "vibegit"]
 def many(repo: Path, env: dict[str, str], workflows: int, *, hooks: bool) -> Path:
     """A repository with branches main and free (no workflow) and ``workflows``
     more, each with a running workflow of 3 tasks; back on main."""
-    repo.mkdir(parents=True)
-    sh(repo, "git", "init", "-q", "-b", "main", env=env)
-    (repo / "README.md").write_text("# bench\n")
-    sh(repo, "git", "add", "-A", env=env)
-    sh(repo, "git", "commit", "-q", "-m", "base", env=env)
-    sh(repo, "git", "branch", "free", env=env)
+    base_repo(repo, env, "README.md", "# bench\n", "free")
     code = (
         "import subprocess\nfrom vibegit.main import main\n"
         f"for i in range({workflows}):\n"
