@@ -177,10 +177,11 @@ def record(
     guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:
-        if head is None and mirror.last_shown(ctx.repo):
+        vanished = mirror.last_shown(ctx.repo) if head is None else None
+        if vanished:
             raise Refused(
                 f"{ctx.settings.state_branch} is missing, but the mirror shows state "
-                f"{(mirror.last_shown(ctx.repo) or '')[:10]} recorded here: 'vibegit doctor --repair' brings the "
+                f"{vanished[:10]} recorded here: 'vibegit doctor --repair' brings the "
                 "branch back (nothing was recorded; a new history would hide the old one)"
             )
         loaded = store.load(ctx.repo, cat, ctx.settings, head)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from vibegit.core import messages
 from vibegit.core.messages import t
@@ -55,7 +55,7 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
         if git.resolve(repo, conf.state_ref) is not None:
             return Block("", f"{conf.state_ref} points to an object that is missing or not a commit", REPAIR)
         return _vanished(repo, conf)
-    e = replace(machine.facts(repo), branch=branch)
+    e = Env(now="", host=machine.this_host(), worktree=machine.worktree_name(repo), branch=branch)  # what decides
     cat = git.reader(repo)
     for candidate in candidates(loaded.index, e, conf.block_commits):
         try:

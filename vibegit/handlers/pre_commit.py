@@ -12,10 +12,11 @@ from vibegit.infra import git, hookfiles
 def run(args: list[str]) -> int:
     repo = git.find_repo()
     branch = git.head_branch(repo)
-    block = lockcheck.blocking(repo, branch)
+    config = git.read_config(repo)
+    block = lockcheck.blocking(repo, branch, config)
     if block is None:
         return OK
     # With VIBEGIT_ALLOW=1 the reference-transaction hook records the commit
     # it lets through (it knows the commit); without that hook, this one does.
-    later = hookfiles.is_ours(hookfiles.place(repo.toplevel).hooks / hookfiles.LOCK_HOOK)
+    later = hookfiles.is_ours(hookfiles.place_of(repo, config).hooks / hookfiles.LOCK_HOOK)
     return lockcheck.refuse(repo, block, "commit …", None, branch, record=not later)
