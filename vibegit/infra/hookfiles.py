@@ -139,6 +139,7 @@ class Place:
     hooks_path: str | None  # core.hooksPath, when set
     origin: str  # where core.hooksPath is set (git config --show-origin), when it is
     top: Path | None = None  # the worktree (where lefthook's and husky's files are)
+    git_dir: Path | None = None  # this worktree's git dir
 
     @property
     def private(self) -> Path:
@@ -151,8 +152,8 @@ class Place:
 
 def place(cwd: Path | None = None) -> Place:
     here = Path(cwd or Path.cwd())
-    lines, proc = git.rev_parse([["--git-path", "hooks"], ["--git-common-dir"]], here)
-    if proc.returncode or len(lines) < 2:
+    lines, proc = git.rev_parse([["--git-path", "hooks"], ["--git-common-dir"], ["--absolute-git-dir"]], here)
+    if proc.returncode or len(lines) < 3:
         raise BadInput(f"{here}: not inside a git repository (run 'git init' or cd into one)")
     shown = git.run(["config", "--show-origin", "--get", "core.hooksPath"], cwd=here, check=False)
     origin, _, value = git.text(shown.stdout).rstrip("\n").partition("\t")
@@ -162,6 +163,7 @@ def place(cwd: Path | None = None) -> Place:
         hooks_path=value if shown.returncode == 0 else None,
         origin=origin,
         top=_toplevel(here),
+        git_dir=Path(os.path.normpath(here / lines[2])),
     )
 
 
@@ -179,28 +181,11 @@ def place_of(repo: git.Repo, config: dict[str, str]) -> Place:
         hooks = repo.common_dir / "hooks"
     else:
         hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
-    return Place(hooks, repo.common_dir, value, "git config", repo.toplevel)
+    return Place(hooks, repo.common_dir, value, "git config", repo.toplevel, repo.git_dir)
 
 
 def hooks_dir(cwd: Path | None = None) -> Path:
     return place(cwd).hooks
-
-
-def anchor(directory: Path, cwd: Path | None = None) -> tuple[Path, str]:
-    """The root that hook files are written under, and the hooks directory
-    below it. Inside the git dir: the git dir. Inside the working tree (a
-    ``core.hooksPath`` like ``.husky``): the top directory, so a committed
-    link on the way refuses the write. Anywhere else the user's
-    ``core.hooksPath`` chose it: the directory itself."""
-    here = Path(cwd or Path.cwd())
-    found, proc = git.rev_parse([["--absolute-git-dir"], ["--git-common-dir"], ["--show-toplevel"]], here)
-    lines = found if proc.returncode == 0 else []
-    candidates = [Path(os.path.normpath(here / line)) for line in lines]
-    for root in candidates:  # the git dirs first: they may lie inside the top directory
-        rel = fs.relative(directory, root)
-        if rel is not None:
-            return root, "" if rel == "." else rel
-    return directory, ""
 
 
 @dataclass(frozen=True)
@@ -224,9 +209,17 @@ class Dir:
         fs.remove(self.root, self.target(name))
 
 
-def _dir(directory: Path, cwd: Path | None) -> Dir:
-    root, rel = anchor(directory, cwd)
-    return Dir(directory, root, rel)
+def _dir(directory: Path, where: Place) -> Dir:
+    """``directory`` with the root its files are written under. Inside the
+    git dir: the git dir. Inside the working tree (a ``core.hooksPath`` like
+    ``.husky``): the top directory, so a committed link on the way refuses the
+    write. Anywhere else the user's ``core.hooksPath`` chose it: the directory itself."""
+    roots = [r for r in (where.git_dir, where.common, where.top) if r is not None]  # the git dirs first: inside the top
+    for root in roots:
+        rel = fs.relative(directory, root)
+        if rel is not None:
+            return Dir(directory, root, "" if rel == "." else rel)
+    return Dir(directory, directory, "")
 
 
 def _head(path: Path) -> str | None:
@@ -332,7 +325,7 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     python = sys.executable if python is None else python
     where = place(cwd)
     directory = where.hooks
-    hooks_at = _dir(directory, cwd)
+    hooks_at = _dir(directory, where)
     found = fs.lstat(hooks_at.root, hooks_at.rel) if hooks_at.rel else None  # a link on the way refuses
     if found is not None and stat.S_ISLNK(found.st_mode):
         raise BadInput(f"{directory}: is a symbolic link; vibegit never writes hooks through links (remove it)")
@@ -452,7 +445,7 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
     names = _names(hooks, HOOK_NAMES)
     where = place(cwd)
     created: set[str] = set()
-    dirs = [_dir(where.hooks, cwd)]
+    dirs = [_dir(where.hooks, where)]
     if where.default_hooks != where.hooks:
         dirs.append(Dir(where.default_hooks, where.common, "hooks"))
     private = Dir(where.private, where.common, str(PRIVATE))
