@@ -22,9 +22,9 @@ or it begins with Never, Don't, Do not, Must not, Forbidden (禁止, 不要,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from vibegit.core.model import MemoryCategory
+from vibegit.core.records import frozen
 from vibegit.core.settings import KNOWLEDGE_DOCS
 from vibegit.core.text import clean
 
@@ -55,14 +55,14 @@ _MARKER = re.compile(r"(?:rule|convention|decision|forbidden|规则|约定|决�
 _FORBIDDEN_ITEM = re.compile(r"(?:never|don'?t|do not|must not|forbidden\s*[:：]|禁止|不要|不得|严禁)", re.I)
 
 
-@dataclass(frozen=True)
+@frozen
 class Item:
     heading: str | None
     text: str
     category: MemoryCategory = MemoryCategory.PROJECT_KNOWLEDGE
 
 
-@dataclass(frozen=True)
+@frozen
 class DocChange:
     path: str
     oid: str  # the blob id of the doc learned from

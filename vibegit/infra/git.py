@@ -18,11 +18,11 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
+from vibegit.core.records import frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 
@@ -121,7 +121,7 @@ def out(args: list[str], *, cwd: Path | None = None) -> str:
     return text(run(args, cwd=cwd).stdout).strip()
 
 
-@dataclass(frozen=True)
+@frozen
 class Repo:
     toplevel: Path
     git_dir: Path

@@ -33,11 +33,11 @@ import shlex
 import stat
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from vibegit import __version__
 from vibegit.core.messages import t
+from vibegit.core.records import frozen
 from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git
@@ -130,7 +130,7 @@ def caller_line(name: str) -> str:
     return f'f="$(git rev-parse --git-common-dir)/vibegit/hooks/{name}"; [ ! -x "$f" ] || "$f" "$@"'
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """Where git looks for hooks, and where vibegit keeps its own copies."""
 
@@ -188,7 +188,7 @@ def hooks_dir(cwd: Path | None = None) -> Path:
     return place(cwd).hooks
 
 
-@dataclass(frozen=True)
+@frozen
 class Dir:
     """A hooks directory, written below ``root`` without following links."""
 
@@ -283,7 +283,7 @@ def _missing_dirs(directory: Path) -> list[Path]:
     return missing
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     name: str
     action: str  # new | chain | update | same | legacy | manager

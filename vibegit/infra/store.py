@@ -16,11 +16,11 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Optional, TypeVar
 
 from vibegit.core import workflows
 from vibegit.core.model import Env, Event, Memory, State, Status
+from vibegit.core.records import frozen, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.core.workflows import Summary
@@ -63,7 +63,7 @@ TOMBSTONE = (
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@frozen
 class Flow:
     """One workflow's part of the state branch (or none yet: ``id`` empty)."""
 
@@ -73,7 +73,7 @@ class Flow:
     state: State  # with the shared memory
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     """The state branch at one commit: the workflows' index and what they share."""
 

@@ -22,11 +22,11 @@ import os
 import signal
 import subprocess
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from vibegit.core.messages import t
 from vibegit.core.model import State
+from vibegit.core.records import field, frozen
 from vibegit.core.text import bad_char, clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import fs, git, trust
@@ -78,14 +78,14 @@ MAX_OUTPUT = 64 * 1024
 RUNNING = "VIBEGIT_HOOK_RUNNING"
 
 
-@dataclass(frozen=True)
+@frozen
 class Hook:
     name: str
     command: str
     origin: str  # where it was configured, for messages
 
 
-@dataclass(frozen=True)
+@frozen
 class Hooks:
     commands: dict[str, tuple[Hook, ...]] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
@@ -95,7 +95,7 @@ class Hooks:
         return bool(self.commands)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     hook: Hook
     code: int | None  # None: timed out or could not start
