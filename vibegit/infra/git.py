@@ -10,7 +10,6 @@ always off the hook path, imported inside the function that needs it.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import subprocess
 import threading
@@ -356,11 +355,15 @@ atexit.register(close_readers, every_thread=True)
 
 def blob_id(repo: Repo, data: bytes) -> str:
     """The id ``data`` has as a blob in this repository."""
+    import hashlib  # here: a command that only reads never hashes (hashlib costs milliseconds at start-up)
+
     return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
 
 
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
     """Store one loose object and return its id (sha1 or sha256, as the repo)."""
+    import hashlib
+
     raw = f"{kind} {len(data)}\0".encode() + data
     oid = hashlib.new(repo.object_format, raw).hexdigest()
     path = repo.objects_dir / oid[:2] / oid[2:]

@@ -26,7 +26,6 @@ the lock check was installed, so one that went missing is reported.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -64,6 +63,8 @@ def _resource(name: str) -> str:
 def _fill(
     text: str, python: str = "", name: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")
 ) -> str:
+    import json  # here: only install writes hooks
+
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -258,6 +259,8 @@ def _created(path: Path) -> list[str]:
     for line in (_head(path) or "").split("\n")[:4]:
         if line.startswith(CREATED):
             try:
+                import json  # here: only uninstall reads the list back
+
                 dirs = json.loads(line[len(CREATED) :])
             except ValueError:
                 return []

@@ -11,7 +11,6 @@ arrival all publish this way.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -113,6 +112,8 @@ def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[st
 
 def legacy_id(state: State) -> str:
     """The id a format-1 workflow gets: the same on every machine that upgrades it."""
+    import hashlib  # here: rare, and costly at start-up
+
     seed = f"{state.session.id}|{state.workflow.started_at}|{state.mode.workflow_name}".encode()
     return workflows.new_id(state.mode.workflow_name or "workflow", hashlib.sha1(seed).hexdigest()[:6])
 
