@@ -128,6 +128,13 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+def say_json(value: object) -> None:
+    """``value`` as indented JSON (--json of status, list, task list, memory)."""
+    import json  # here: only --json needs it, and json costs milliseconds at start-up
+
+    say(json.dumps(value, ensure_ascii=False, indent=2))
+
+
 def warn(text: str) -> None:
     print(f"vibegit: {text}", file=sys.stderr, flush=True)
 

@@ -27,7 +27,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
     state = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state if target else loaded.fresh().state
     rest = workflows.others(loaded.index, target.id if target else None)
     if as_json:
-        app.say(_json(report.as_json(state, rest)))
+        app.say_json(report.as_json(state, rest))
         return OK
     if not report.is_active(state):
         found = mirror.foreign(ctx.repo, ctx.settings)
@@ -51,7 +51,7 @@ def list_(as_json: bool) -> int:
     ctx = app.enter()
     listed = sorted(store.read_state(ctx.repo, ctx.settings).index, key=lambda s: s.updated_at, reverse=True)
     if as_json:
-        app.say(_json([s.as_dict() for s in listed]))
+        app.say_json([s.as_dict() for s in listed])
         return OK
     if not listed:
         app.say(t("cmd.no_workflows"))
@@ -81,16 +81,10 @@ def log(count: int, as_json: bool, workflow: str | None = None, every: bool = Fa
     )
     entries = store.history(ctx.repo, ctx.settings, count, target.id if target else None)
     if as_json:
-        app.say(_json(entries))
+        app.say_json(entries)
         return OK
     if not entries:
         app.say(t("cmd.no_events"))
     for entry in entries:
         app.say(f"{entry['commit'][:10]}  {entry['date']}  {entry['subject']}")
     return OK
-
-
-def _json(value: object) -> str:
-    import json  # here: only --json prints it, and json costs milliseconds at start-up
-
-    return json.dumps(value, ensure_ascii=False, indent=2)
