@@ -52,7 +52,7 @@ def apply(state: State, command: tuple) -> tuple[State, object]:
     if name == "pause":
         return lifecycle.pause(state, ENV, Checkpoint(action=args[0]))
     if name == "resume":
-        from dataclasses import replace
+        from vibegit.core.records import replace
 
         return lifecycle.resume(state, replace(ENV, host=args[0]))
     if name == "complete":

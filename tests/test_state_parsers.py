@@ -5,8 +5,6 @@ either language, and what learn takes from a doc."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +23,7 @@ from vibegit.core.model import (
     TaskStatus,
     Workflow,
 )
+from vibegit.core.records import replace
 from vibegit.core.text import bad_char
 from vibegit.errors import BadInput
 from vibegit.infra.formats import parse_all, parse_kanban, parse_memory, parse_session, render_all, render_kanban

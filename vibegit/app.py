@@ -14,13 +14,13 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vibegit.core import messages, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Event, State
+from vibegit.core.records import field, frozen, mutable, replace
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 # are used: a command that only reads the state pays for none of them.
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     """The repository a command runs in, with its settings."""
 
@@ -128,11 +128,18 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+def say_json(value: object) -> None:
+    """``value`` as indented JSON (--json of status, list, task list, memory)."""
+    import json  # here: only --json needs it, and json costs milliseconds at start-up
+
+    say(json.dumps(value, ensure_ascii=False, indent=2))
+
+
 def warn(text: str) -> None:
     print(f"vibegit: {text}", file=sys.stderr, flush=True)
 
 
-@dataclass
+@mutable
 class Written:
     """One event as published."""
 

@@ -3,8 +3,6 @@ no files. Each rule: what it changes, the event it records, what it refuses."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from vibegit.core import lifecycle
@@ -21,6 +19,7 @@ from vibegit.core.model import (
     Status,
     TaskStatus,
 )
+from vibegit.core.records import replace
 from vibegit.errors import BadInput, Refused
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="laptop", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")

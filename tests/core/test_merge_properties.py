@@ -4,13 +4,12 @@ under one id both stay, one renumbered), whichever side merges."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vibegit.core import lifecycle, merge
 from vibegit.core.model import Env, MemoryCategory, State
+from vibegit.core.records import replace
 from vibegit.errors import VibegitError
 
 HERE = Env(now="2025-01-12T10:00:00Z", host="h", worktree="/a", head="a" * 40, branch="main", new_session_id="s")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from vibegit.core import lifecycle, report
 from vibegit.core.model import Checkpoint, Env, MemoryCategory, Phase, Question, State
+from vibegit.core.records import replace
 
 ENV = Env(now="2025-01-12T10:00:00Z", host="laptop", worktree="/w", head="a" * 40, branch="main", new_session_id="s1")
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import (
+    LazyPattern,
     bad_char,
     check_relative_path,
     check_task_id,
@@ -99,3 +104,16 @@ def test_plain_values_are_shown_as_they_are() -> None:
     assert code("src/a.py:3") == "`src/a.py:3`"
     assert code("a`b") == "``a`b``" and code("`x") == "`` `x ``"
     assert shown("src/app.py") == "src/app.py" and shown("a\nb") == "'a\\nb'" and shown("x\u202e") == "'x\\u202e'"
+
+
+@given(
+    st.text(max_size=20), st.sampled_from([r"a+", r"(\w)(\d)?", r"[^x]*\Z", r"RULE:\s*"]), st.sampled_from([0, re.I])
+)
+def test_a_lazy_pattern_answers_as_the_compiled_one(text: str, pattern: str, flags: int) -> None:
+    lazy, compiled = LazyPattern(pattern, flags), re.compile(pattern, flags)
+    for name in ("match", "fullmatch", "search"):
+        ours, theirs = getattr(lazy, name)(text), getattr(compiled, name)(text)
+        assert (ours and ours.groups(), ours and ours.span()) == (theirs and theirs.groups(), theirs and theirs.span())
+    assert lazy.sub("-", text) == compiled.sub("-", text)
+    assert lazy.sub("-", text, count=1) == compiled.sub("-", text, count=1)
+    assert lazy.compiled is lazy.compiled  # compiled once

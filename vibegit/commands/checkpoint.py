@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from vibegit import app
 from vibegit.core import lifecycle
 from vibegit.core.model import Checkpoint, State
+from vibegit.core.records import replace
 from vibegit.errors import OK
 from vibegit.infra import snapshot, store, worktree
 

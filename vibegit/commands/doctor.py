@@ -26,13 +26,13 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from vibegit import app
 from vibegit.core import agents as agent_specs
 from vibegit.core import lifecycle
 from vibegit.core.messages import t
 from vibegit.core.model import State
+from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, REFUSED, BadInput, GitError
 from vibegit.infra import agentfiles, git, hookfiles, mirror, store

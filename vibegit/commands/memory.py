@@ -3,8 +3,6 @@ outlive a workflow, in ``memory.yaml`` on the state branch, ids like M-001."""
 
 from __future__ import annotations
 
-import json
-
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
@@ -39,7 +37,7 @@ def list_(as_json: bool) -> int:
     ctx = app.enter()
     entries = store.read_state(ctx.repo, ctx.settings).memory.entries
     if as_json:
-        app.say(json.dumps([entry_dict(e) for e in entries], ensure_ascii=False, indent=2))
+        app.say_json([entry_dict(e) for e in entries])
         return OK
     if not entries:
         app.say(t("cmd.nothing_remembered", categories=", ".join(lifecycle.CATEGORIES)))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from vibegit import app
 from vibegit.core import report, workflows
 from vibegit.core.messages import t
@@ -29,7 +27,7 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
     state = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state if target else loaded.fresh().state
     rest = workflows.others(loaded.index, target.id if target else None)
     if as_json:
-        app.say(json.dumps(report.as_json(state, rest), ensure_ascii=False, indent=2))
+        app.say_json(report.as_json(state, rest))
         return OK
     if not report.is_active(state):
         found = mirror.foreign(ctx.repo, ctx.settings)
@@ -53,7 +51,7 @@ def list_(as_json: bool) -> int:
     ctx = app.enter()
     listed = sorted(store.read_state(ctx.repo, ctx.settings).index, key=lambda s: s.updated_at, reverse=True)
     if as_json:
-        app.say(json.dumps([s.as_dict() for s in listed], ensure_ascii=False, indent=2))
+        app.say_json([s.as_dict() for s in listed])
         return OK
     if not listed:
         app.say(t("cmd.no_workflows"))
@@ -83,7 +81,7 @@ def log(count: int, as_json: bool, workflow: str | None = None, every: bool = Fa
     )
     entries = store.history(ctx.repo, ctx.settings, count, target.id if target else None)
     if as_json:
-        app.say(json.dumps(entries, ensure_ascii=False, indent=2))
+        app.say_json(entries)
         return OK
     if not entries:
         app.say(t("cmd.no_events"))

@@ -10,12 +10,12 @@ hooks run for it), and retry when the remote moved meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from vibegit import app
 from vibegit.core import lifecycle, merge, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
+from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Refused

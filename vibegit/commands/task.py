@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
@@ -32,7 +30,7 @@ def list_(as_json: bool, workflow: str | None = None) -> int:
     ctx = app.enter()
     state = app.state_of(ctx, app.facts(ctx), workflow)
     if as_json:
-        app.say(json.dumps(report.as_json(state)["tasks"], ensure_ascii=False, indent=2))
+        app.say_json(report.as_json(state)["tasks"])
         return OK
     if not state.tasks:
         app.say(t("cmd.no_tasks"))

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Any
 
+from vibegit.core.records import frozen
 from vibegit.errors import BadInput
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
@@ -81,14 +81,14 @@ def is_our_server(entry: object) -> bool:
     return entry.get("command") == "sh" and isinstance(args, list) and len(args) >= 4 and args[2] == TAG
 
 
-@dataclass(frozen=True)
+@frozen
 class Hook:
     event: str  # the agent's own event name
     handler: str  # ``vibegit hook NAME``
     matcher: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Agent:
     name: str
     label: str
@@ -211,7 +211,7 @@ def check_scope(agent: Agent, scope: str) -> None:
 MARK = "managed by vibegit"  # in every command file vibegit writes
 
 
-@dataclass(frozen=True)
+@frozen
 class SlashCommand:
     name: str
     description: str

@@ -9,17 +9,17 @@ hooks references, Gemini CLI hooks, Cursor hooks).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from vibegit.core.model import State, Status, TaskStatus
+from vibegit.core.records import frozen
 from vibegit.core.report import stop_reason
 from vibegit.core.text import clean
 
 CURSOR_LOOP_LIMIT = 1  # follow-ups vibegit itself asks of one Cursor conversation before letting it stop
 
 
-@dataclass(frozen=True)
+@frozen
 class Payload:
     """What matters of an agent's JSON on stdin."""
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import dataclasses
 import hashlib
 import math
 import re
@@ -23,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from vibegit.core.records import fields, is_record, replace
 from vibegit.core.text import bad_char
 
 if TYPE_CHECKING:  # the pre-push hook imports these rules: no state model at start-up
@@ -467,7 +467,7 @@ D = TypeVar("D")
 
 
 def map_text(record: D, fix: Callable[[str], str]) -> D:
-    """``record`` (a frozen dataclass such as State) with ``fix`` applied to
+    """``record`` (a frozen record such as State) with ``fix`` applied to
     every string in it, nested records, tuples and mappings included; enums
     and mapping keys are left alone."""
     return _map(record, fix)  # type: ignore[no-any-return]
@@ -478,9 +478,8 @@ def _map(value: Any, fix: Callable[[str], str]) -> Any:
         return value
     if isinstance(value, str):
         return fix(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: _map(getattr(value, f.name), fix) for f in dataclasses.fields(value)}
-        return dataclasses.replace(value, **changes)
+    if is_record(value):
+        return replace(value, **{name: _map(getattr(value, name), fix) for name in fields(value)})
     if isinstance(value, tuple):
         return tuple(_map(v, fix) for v in value)
     if isinstance(value, list):
@@ -500,7 +499,7 @@ def with_withheld(k: Checkpoint, notes: list[str]) -> Checkpoint:
     """``k`` noting that these files were left out of its snapshot."""
     kept = withheld(k)
     kept += [n for n in notes if n not in kept]
-    return dataclasses.replace(k, extra={**k.extra, WITHHELD: kept[:MAX_WITHHELD]})
+    return replace(k, extra={**k.extra, WITHHELD: kept[:MAX_WITHHELD]})
 
 
 def withheld(k: Checkpoint | None) -> list[str]:

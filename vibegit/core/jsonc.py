@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
+
+from vibegit.core.records import field, mutable
 
 MAX_DEPTH = 100
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
@@ -30,7 +31,7 @@ class JsoncError(ValueError):
         self.message, self.line, self.column = message, line, column
 
 
-@dataclass
+@mutable
 class Node:
     """One value: where it starts and ends, its Python value, and for an
     object its members (key, node), for an array its items."""

@@ -22,11 +22,11 @@ or it begins with Never, Don't, Do not, Must not, Forbidden (禁止, 不要,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from vibegit.core.model import MemoryCategory
+from vibegit.core.records import frozen
 from vibegit.core.settings import KNOWLEDGE_DOCS
-from vibegit.core.text import clean
+from vibegit.core.text import LazyPattern, clean
 
 OTHER_DEFAULT_DOCS = ("README.md", "CONTRIBUTING.md")
 MAX_ITEMS_PER_DOC = 200
@@ -34,35 +34,35 @@ MAX_ITEM_CHARS = 500
 OFF = ("", "false", "off", "no", "0", "none")
 ON = ("true", "on", "yes", "1")
 
-_HEADING = re.compile(r"(#{1,6})\s+(.*?)\s*#*\s*\Z")
-_ITEM = re.compile(r"(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)\Z")
-_FENCE = re.compile(r"\s*(```|~~~)")
-_TOC_LINK = re.compile(r"\[[^\]]*\]\(#[^)]*\)\Z")  # a table of contents, not a rule
-_CHECKBOX = re.compile(r"\[[ xX]\]\s+")
-_RULES_ON = re.compile(r"<!--\s*vibegit:rules\s*-->", re.I)
-_RULES_OFF = re.compile(r"<!--\s*/vibegit:rules\s*-->", re.I)
+_HEADING = LazyPattern(r"(#{1,6})\s+(.*?)\s*#*\s*\Z")
+_ITEM = LazyPattern(r"(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)\Z")
+_FENCE = LazyPattern(r"\s*(```|~~~)")
+_TOC_LINK = LazyPattern(r"\[[^\]]*\]\(#[^)]*\)\Z")  # a table of contents, not a rule
+_CHECKBOX = LazyPattern(r"\[[ xX]\]\s+")
+_RULES_ON = LazyPattern(r"<!--\s*vibegit:rules\s*-->", re.I)
+_RULES_OFF = LazyPattern(r"<!--\s*/vibegit:rules\s*-->", re.I)
 
 _RULE_WORDS = (
     r"conventions?|rules?|guidelines?|decisions?|policy|policies|principles?|standards?|style|"
     r"forbidden|prohibited|never|don'?ts?|do not|must not|best practices?|"
     r"约定|规范|规则|准则|原则|决策|决定|禁止|不要|不得|严禁|注意事项"
 )
-_RULE_HEADING = re.compile(rf"(?<![\w-])(?:{_RULE_WORDS})(?![\w-])", re.I)
-_FORBIDDEN_HEADING = re.compile(
+_RULE_HEADING = LazyPattern(rf"(?<![\w-])(?:{_RULE_WORDS})(?![\w-])", re.I)
+_FORBIDDEN_HEADING = LazyPattern(
     r"(?<![\w-])(?:forbidden|prohibited|never|don'?ts?|do not|must not|禁止|不要|不得|严禁)(?![\w-])", re.I
 )
-_MARKER = re.compile(r"(?:rule|convention|decision|forbidden|规则|约定|决策|禁止)\s*[:：]", re.I)
-_FORBIDDEN_ITEM = re.compile(r"(?:never|don'?t|do not|must not|forbidden\s*[:：]|禁止|不要|不得|严禁)", re.I)
+_MARKER = LazyPattern(r"(?:rule|convention|decision|forbidden|规则|约定|决策|禁止)\s*[:：]", re.I)
+_FORBIDDEN_ITEM = LazyPattern(r"(?:never|don'?t|do not|must not|forbidden\s*[:：]|禁止|不要|不得|严禁)", re.I)
 
 
-@dataclass(frozen=True)
+@frozen
 class Item:
     heading: str | None
     text: str
     category: MemoryCategory = MemoryCategory.PROJECT_KNOWLEDGE
 
 
-@dataclass(frozen=True)
+@frozen
 class DocChange:
     path: str
     oid: str  # the blob id of the doc learned from

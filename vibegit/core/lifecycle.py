@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import workflows
@@ -41,6 +40,7 @@ from vibegit.core.model import (
     TaskStatus,
     Workflow,
 )
+from vibegit.core.records import replace
 from vibegit.core.text import MAX_TEXT, check_task_id, check_text
 from vibegit.errors import OK, BadInput, Refused, VibegitError
 

@@ -21,20 +21,19 @@ Every decision that was not a one-sided change is reported.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from vibegit.core.model import Memory, State, Task, TaskStatus
+from vibegit.core.records import field, fields, is_record, mutable, replace
 
 TextMerge = Callable[[str, str, str], "tuple[str, bool]"]  # base, ours, theirs -> merged, conflicted
 ORDER = (TaskStatus.TODO, TaskStatus.DOING, TaskStatus.DONE)
 _MISSING = object()
 
 
-@dataclass
+@mutable
 class Context:
     here: str
     there: str
@@ -47,7 +46,7 @@ class Context:
 
 
 def _show(value: Any) -> str:
-    if hasattr(value, "value") and not dataclasses.is_dataclass(value):
+    if hasattr(value, "value") and not is_record(value):
         value = value.value
     text = repr(value) if not isinstance(value, str) else f"'{value}'"
     return text if len(text) <= 60 else text[:57] + "…"
@@ -70,11 +69,11 @@ def _value(base: Any, ours: Any, theirs: Any, path: str, ctx: Context) -> Any:
         return theirs
     if base is not _MISSING and base == theirs:
         return ours
-    if dataclasses.is_dataclass(ours) and type(ours) is type(theirs) and not isinstance(ours, type):
+    if is_record(ours) and type(ours) is type(theirs):
         changes = {}
-        for f in dataclasses.fields(ours):
-            b = getattr(base, f.name) if type(base) is type(ours) else _MISSING
-            changes[f.name] = _value(b, getattr(ours, f.name), getattr(theirs, f.name), f"{path}.{f.name}", ctx)
+        for name in fields(ours):
+            b = getattr(base, name) if type(base) is type(ours) else _MISSING
+            changes[name] = _value(b, getattr(ours, name), getattr(theirs, name), f"{path}.{name}", ctx)
         return replace(ours, **changes)
     if isinstance(ours, dict) and isinstance(theirs, dict):
         b = base if isinstance(base, dict) else {}
@@ -236,8 +235,7 @@ def merge(
 
     nb, no, nt = (norm(base) if base is not None else None), norm(ours), norm(theirs)
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(State):
-        name = f.name
+    for name in fields(State):
         if name in ("tasks", "notes", "checkpoint", "lock"):
             continue
         bv = getattr(nb, name) if nb is not None else _MISSING
@@ -281,8 +279,8 @@ def merge(
     if current and merged.task(current) is None:
         merged = replace(merged, workflow=replace(merged.workflow, current_task=None))
     if ctx.taken:
-        fields = sorted({p.split(".")[0].split("[")[0] for p in ctx.taken})
-        ctx.decisions.insert(0, f"from {ctx.there}: {', '.join(fields)} (changed there only)")
+        taken = sorted({p.split(".")[0].split("[")[0] for p in ctx.taken})
+        ctx.decisions.insert(0, f"from {ctx.there}: {', '.join(taken)} (changed there only)")
     return replace(merged, session=replace(merged.session, updated_at=now)), ctx.decisions
 
 

@@ -1,4 +1,4 @@
-"""The state model: closed sets as enums, records as frozen dataclasses.
+"""The state model: closed sets as enums, records as frozen records (``core/records.py``).
 
 Shapes follow the Session Manager skill's ``session.yaml``; ``extra`` keeps
 keys we do not know so hand-added data survives every event.
@@ -6,9 +6,10 @@ keys we do not know so hand-added data survives every event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+from vibegit.core.records import field, frozen
 
 
 class Phase(str, Enum):
@@ -56,7 +57,7 @@ class TaskStatus(str, Enum):
     DONE = "done"
 
 
-@dataclass(frozen=True)
+@frozen
 class Session:
     id: str = ""
     created_at: str = ""
@@ -64,7 +65,7 @@ class Session:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Mode:
     type: ModeType = ModeType.CONVERSATION
     workflow_name: str | None = None
@@ -73,7 +74,7 @@ class Mode:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseVisit:
     """One entry into a phase: the completion report lists them."""
 
@@ -82,7 +83,7 @@ class PhaseVisit:
     at: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Workflow:
     status: Status = Status.INIT
     started_at: str | None = None
@@ -98,7 +99,7 @@ class Workflow:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Question:
     """An open question (``answer`` None) or an answered one; its id is never given again."""
 
@@ -109,7 +110,7 @@ class Question:
     answered_at: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     goal: str = ""
     last_action: str = ""
@@ -123,7 +124,7 @@ class Context:
         return max([self.last_question_id, *(q.id for q in (*self.pending_questions, *self.answered_questions))]) + 1
 
 
-@dataclass(frozen=True)
+@frozen
 class Checkpoint:
     commit: str | None = None
     branch: str | None = None
@@ -136,7 +137,7 @@ class Checkpoint:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Lock:
     locked: bool
     workflow: str
@@ -149,7 +150,7 @@ class Lock:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Task:
     id: str
     title: str
@@ -164,7 +165,7 @@ class MemoryCategory(str, Enum):
     PROJECT_KNOWLEDGE = "project_knowledge"
 
 
-@dataclass(frozen=True)
+@frozen
 class MemoryEntry:
     id: str
     category: MemoryCategory
@@ -175,7 +176,7 @@ class MemoryEntry:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Memory:
     """What all workflows share: ``memory.yaml`` (entries survive workflows;
     ``learned`` maps each watched doc to the blob id it was last learned
@@ -191,7 +192,7 @@ class Memory:
         return bool(self.entries or self.learned or self.last_id or self.docs or self.extra)
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     session: Session = Session()
     mode: Mode = Mode()
@@ -216,7 +217,7 @@ class State:
         return next((t for t in self.tasks if t.id == task_id), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Env:
     """Facts of the moment an event happens, gathered by the caller."""
 
@@ -229,7 +230,7 @@ class Env:
     nonce: str = ""  # random hex, for a new workflow's id
 
 
-@dataclass(frozen=True)
+@frozen
 class Event:
     """What one lifecycle step did: the commit message is made from it."""
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from vibegit.core.messages import t, template
 from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
 from vibegit.core.workflows import Summary, others_line
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short
@@ -226,6 +228,8 @@ def duration(start: str | None, end: str | None) -> str:
 def _time(value: str | None) -> datetime:
     if not value:
         raise ValueError("no time")
+    from datetime import datetime  # here: only the completion report counts time
+
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from vibegit.core.records import frozen
 from vibegit.core.text import check_relative_path
 from vibegit.errors import BadInput
 
@@ -15,7 +15,7 @@ BLOCK_POLICIES = ("always", "other-branches", "never")
 LANGS = ("en", "zh")  # the report's headings: English, or as in the skill document
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     state_branch: str = DEFAULT_STATE_BRANCH
     mirror_dir: str = DEFAULT_MIRROR

@@ -10,17 +10,17 @@ the right one without reading every workflow.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Env, Phase, State, Status
+from vibegit.core.records import frozen
 from vibegit.errors import BadInput, Refused
 
 DETACHED = ".detached"  # the branch key of workflows started on a detached HEAD (no ref starts with ".")
 
 
-@dataclass(frozen=True)
+@frozen
 class Summary:
     """One workflow as the index lists it."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 
 from vibegit.core import messages
 from vibegit.core.messages import t
 from vibegit.core.model import Env, State
+from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
 from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
@@ -28,7 +28,7 @@ UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abo
 REPAIR = "'vibegit doctor --repair'"
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     workflow: str  # the id of the workflow that holds the lock; "" when a doubt blocks
     why: str  # one line

@@ -21,13 +21,13 @@ import shutil
 import stat
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vibegit.core import agents, agentsettings, jsonc
 from vibegit.core.agents import Agent, spec
 from vibegit.core.protocol import protocol
+from vibegit.core.records import field, frozen, mutable
 from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 
@@ -35,7 +35,7 @@ MAX_INPUT = 1 << 20
 PYTHON_KEY = "vibegit.python"  # the interpreter the committed hook commands look up in git config
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """A file an agent reads, below the repository's top or the home directory."""
 
@@ -47,7 +47,7 @@ class Place:
         return f"~/{self.rel}" if self.user else self.rel
 
 
-@dataclass
+@mutable
 class Edit:
     place: Place
     before: bytes | None
@@ -122,7 +122,7 @@ class Files:
 # -- install -----------------------------------------------------------------------------
 
 
-@dataclass
+@mutable
 class Report:
     """What install or uninstall did, agent by agent."""
 
@@ -438,7 +438,7 @@ def installed_anywhere(repo: git.Repo, scope: str) -> bool:
 # -- check -------------------------------------------------------------------------------------
 
 
-@dataclass
+@mutable
 class Status:
     agent: Agent
     scope: str

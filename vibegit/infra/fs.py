@@ -12,7 +12,6 @@ user's path and is followed as given.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -311,6 +310,8 @@ def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: boo
     elif stat.S_ISREG(st.st_mode) and not digest:
         found[path] = "file"
     elif stat.S_ISREG(st.st_mode):
+        import hashlib  # here: only a digest needs it, and it costs milliseconds at start-up
+
         sha = hashlib.sha256()
         with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):

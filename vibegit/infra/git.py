@@ -10,7 +10,6 @@ always off the hook path, imported inside the function that needs it.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import subprocess
 import threading
@@ -18,11 +17,11 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
+from vibegit.core.records import frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 
@@ -121,7 +120,7 @@ def out(args: list[str], *, cwd: Path | None = None) -> str:
     return text(run(args, cwd=cwd).stdout).strip()
 
 
-@dataclass(frozen=True)
+@frozen
 class Repo:
     toplevel: Path
     git_dir: Path
@@ -356,11 +355,15 @@ atexit.register(close_readers, every_thread=True)
 
 def blob_id(repo: Repo, data: bytes) -> str:
     """The id ``data`` has as a blob in this repository."""
+    import hashlib  # here: a command that only reads never hashes (hashlib costs milliseconds at start-up)
+
     return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
 
 
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
     """Store one loose object and return its id (sha1 or sha256, as the repo)."""
+    import hashlib
+
     raw = f"{kind} {len(data)}\0".encode() + data
     oid = hashlib.new(repo.object_format, raw).hexdigest()
     path = repo.objects_dir / oid[:2] / oid[2:]

@@ -26,18 +26,17 @@ the lock check was installed, so one that went missing is reported.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
 import stat
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from vibegit import __version__
 from vibegit.core.messages import t
+from vibegit.core.records import frozen
 from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git
@@ -64,6 +63,8 @@ def _resource(name: str) -> str:
 def _fill(
     text: str, python: str = "", name: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")
 ) -> str:
+    import json  # here: only install writes hooks
+
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
         raise AssertionError("shims/boot.py must fit in single quotes")
@@ -130,7 +131,7 @@ def caller_line(name: str) -> str:
     return f'f="$(git rev-parse --git-common-dir)/vibegit/hooks/{name}"; [ ! -x "$f" ] || "$f" "$@"'
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """Where git looks for hooks, and where vibegit keeps its own copies."""
 
@@ -188,7 +189,7 @@ def hooks_dir(cwd: Path | None = None) -> Path:
     return place(cwd).hooks
 
 
-@dataclass(frozen=True)
+@frozen
 class Dir:
     """A hooks directory, written below ``root`` without following links."""
 
@@ -258,6 +259,8 @@ def _created(path: Path) -> list[str]:
     for line in (_head(path) or "").split("\n")[:4]:
         if line.startswith(CREATED):
             try:
+                import json  # here: only uninstall reads the list back
+
                 dirs = json.loads(line[len(CREATED) :])
             except ValueError:
                 return []
@@ -283,7 +286,7 @@ def _missing_dirs(directory: Path) -> list[Path]:
     return missing
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     name: str
     action: str  # new | chain | update | same | legacy | manager

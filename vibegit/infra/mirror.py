@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
 from vibegit.core import workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Lock, State
+from vibegit.core.records import frozen, replace
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, Refused, VibegitError
 from vibegit.infra import fs, git
@@ -63,7 +63,7 @@ def _rel(settings: Settings, name: str) -> str:
 MAX_SHOWN = 50
 
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """What the mirror shows: a workflow ("" for none), at the state commits
     of ``commits`` (the first; while a write is under way, also every commit
@@ -300,7 +300,7 @@ def write(
 SKILL_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, *SHARED_FILES)  # what an earlier set-up may have left
 
 
-@dataclass(frozen=True)
+@frozen
 class Foreign:
     """State files in the mirror that vibegit never wrote there: an earlier
     skill-based set-up's (``vibegit adopt`` imports them)."""

@@ -412,8 +412,7 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding
     alone and says why); a value in the state's own text is replaced by
     [REDACTED] field by field, so every state file still parses; messages
     likewise. Same authors, parents mapped. The user's files are not touched."""
-    from dataclasses import replace
-
+    from vibegit.core.records import replace
     from vibegit.infra import snapshot, store
 
     allowed = allowlist(repo)

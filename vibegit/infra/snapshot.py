@@ -23,7 +23,7 @@ from vibegit.core.report import Observed
 from vibegit.core.text import shown
 from vibegit.errors import BadInput, GitError, Refused
 from vibegit.infra import fs, git
-from vibegit.infra.worktree import blob_id, locate
+from vibegit.infra.worktree import locate
 
 
 def _env(index: Path) -> dict[str, str]:
@@ -272,9 +272,9 @@ class _Here:
         for path in paths:
             disk = self.at(path)
             if disk.kind == "link":
-                out[path] = Side("120000", blob_id(self.repo, disk.target.encode(errors="surrogateescape")))
+                out[path] = Side("120000", git.blob_id(self.repo, disk.target.encode(errors="surrogateescape")))
             elif disk.kind == "file":
-                oid = ids.get(path) or blob_id(self.repo, fs.read(self.top, path, 1 << 62) or b"")
+                oid = ids.get(path) or git.blob_id(self.repo, fs.read(self.top, path, 1 << 62) or b"")
                 out[path] = Side("100755" if disk.mode & 0o111 else "100644", oid)
         return out
 

@@ -11,16 +11,15 @@ arrival all publish this way.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Optional, TypeVar
 
 from vibegit.core import workflows
 from vibegit.core.model import Env, Event, Memory, State, Status
+from vibegit.core.records import frozen, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.core.workflows import Summary
@@ -63,7 +62,7 @@ TOMBSTONE = (
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@frozen
 class Flow:
     """One workflow's part of the state branch (or none yet: ``id`` empty)."""
 
@@ -73,7 +72,7 @@ class Flow:
     state: State  # with the shared memory
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     """The state branch at one commit: the workflows' index and what they share."""
 
@@ -113,6 +112,8 @@ def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[st
 
 def legacy_id(state: State) -> str:
     """The id a format-1 workflow gets: the same on every machine that upgrades it."""
+    import hashlib  # here: rare, and costly at start-up
+
     seed = f"{state.session.id}|{state.workflow.started_at}|{state.mode.workflow_name}".encode()
     return workflows.new_id(state.mode.workflow_name or "workflow", hashlib.sha1(seed).hexdigest()[:6])
 

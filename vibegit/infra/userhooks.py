@@ -17,19 +17,18 @@ it when it fails.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from vibegit.core.messages import t
 from vibegit.core.model import State
+from vibegit.core.records import field, frozen
 from vibegit.core.text import bad_char, clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import fs, git, trust
+from vibegit.infra import fs, git
 from vibegit.infra.formats import YamlDoc
 
 HOOK_NAMES = (
@@ -78,14 +77,14 @@ MAX_OUTPUT = 64 * 1024
 RUNNING = "VIBEGIT_HOOK_RUNNING"
 
 
-@dataclass(frozen=True)
+@frozen
 class Hook:
     name: str
     command: str
     origin: str  # where it was configured, for messages
 
 
-@dataclass(frozen=True)
+@frozen
 class Hooks:
     commands: dict[str, tuple[Hook, ...]] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
@@ -95,7 +94,7 @@ class Hooks:
         return bool(self.commands)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     hook: Hook
     code: int | None  # None: timed out or could not start
@@ -160,7 +159,7 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
         data = read_file(repo)
     except BadInput as err:  # a link, or too large: not trusted either way
         data, skipped = None, t("trust.not_run", file=HOOKS_FILE, error=err)
-    if data is not None and not trust.is_trusted(repo.toplevel, HOOKS_FILE, data):
+    if data is not None and not _trusted(repo, data):
         skipped = t("trust.skipped", file=HOOKS_FILE)
     elif data is not None:
         commands, timeout = parse_file(data)
@@ -178,6 +177,12 @@ def load(repo: git.Repo, config: dict[str, str]) -> Hooks:
     if "vibegit.hooktimeout" in config:
         timeout = _timeout(config["vibegit.hooktimeout"], "git config vibegit.hookTimeout")
     return Hooks(commands, timeout or DEFAULT_TIMEOUT, skipped)
+
+
+def _trusted(repo: git.Repo, data: bytes) -> bool:
+    from vibegit.infra import trust  # here: only a project with a hooks file asks (hashlib and json at start-up)
+
+    return trust.is_trusted(repo.toplevel, HOOKS_FILE, data)
 
 
 def payload(
@@ -233,6 +238,8 @@ def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
 
 def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outcome:
     """Run one hook command; it never raises, whatever the command does."""
+    import json  # here: only a configured hook needs it
+
     started = time.monotonic()
     stdin = json.dumps({"hook": hook.name, **data}, ensure_ascii=False).encode()
     posix = os.name == "posix"

@@ -3,7 +3,6 @@ it is taken, found again later), and the docs vibegit learns from."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -72,10 +71,6 @@ def learn_setting(repo: git.Repo, mirror_dir: str) -> tuple[str, ...] | None:
     return docs
 
 
-def blob_id(repo: git.Repo, data: bytes) -> str:
-    return hashlib.new(repo.object_format, f"blob {len(data)}\0".encode() + data).hexdigest()
-
-
 def in_state(path: str, mirror_dir: str) -> str | None:
     """The name of a knowledge doc kept on the state branch (``conventions.md``
     in the mirror folder), or None for a doc of the working tree."""
@@ -86,7 +81,7 @@ def in_state(path: str, mirror_dir: str) -> str | None:
 def _change(repo: git.Repo, state: State, rel: str, data: bytes) -> DocChange | None:
     """What ``rel`` teaches now, when that differs from what it taught last time
     (a doc edited outside its rules teaches nothing new: no event)."""
-    oid = blob_id(repo, data)
+    oid = git.blob_id(repo, data)
     if oid == state.memory.learned.get(rel):
         return None
     items = extract(data.decode("utf-8", errors="replace"), every_item=is_knowledge_doc(rel))

@@ -4,9 +4,9 @@ with file and line) and render. Here: their names and the whole state."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from vibegit.core.model import Memory, State, Status
+from vibegit.core.records import replace
 from vibegit.infra.formats import checkpoint, completion, context, index, kanban, knowledge, lock, memory, session
 from vibegit.infra.formats.checkpoint import render_checkpoint
 from vibegit.infra.formats.completion import render_completion

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from vibegit.core import workflows
@@ -20,6 +19,7 @@ from vibegit.core.model import (
     Status,
     Workflow,
 )
+from vibegit.core.records import replace
 from vibegit.core.schema import session_dict
 from vibegit.core.text import TASK_ID, check_relative_path, is_oid
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
