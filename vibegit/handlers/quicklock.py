@@ -22,7 +22,7 @@ import os
 import sys
 
 from vibegit.core.messages import PHASE_TITLES, t, use
-from vibegit.infra.gitenv import IN_HOOK, clean_env, pin_repo_env
+from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env
 
 ALLOW = "VIBEGIT_ALLOW"
 UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
@@ -71,8 +71,8 @@ def _check(hook: str, updates: bytes, sure: bool) -> int | None:
     else:
         new, ref = _update(updates.decode("utf-8", "surrogateescape"), state_ref)
         branch = ref[len("refs/heads/") :] if ref.startswith("refs/heads/") else _head_branch(gitdir)
-    unseen = _Process(["git", "rev-list", "-n1", new, "--not", "--all"], env) if new else None  # runs meanwhile
-    cat = _Process(["git", "cat-file", "--batch"], env)
+    unseen = Git(["git", "rev-list", "-n1", new, "--not", "--all"], env) if new else None  # runs meanwhile
+    cat = Git(["git", "cat-file", "--batch"], env)
     try:
         if new and (cat.get(new) or ("", b""))[0] != "commit":
             raise Unsure  # not a commit: the full check lets it through
@@ -108,7 +108,7 @@ def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] 
     return f"{why}; {where}; {doing}"
 
 
-def _blocked(cat: _Process, state_ref: str, branch: str) -> tuple[str, str | None, str | None, tuple[str, str] | None]:
+def _blocked(cat: Git, state_ref: str, branch: str) -> tuple[str, str | None, str | None, tuple[str, str] | None]:
     """The first workflow of ``branch``, held on this host, whose lock file says
     locked: its name, phase, step and current task."""
     found = cat.get(state_ref)
@@ -139,7 +139,7 @@ def _blocked(cat: _Process, state_ref: str, branch: str) -> tuple[str, str | Non
     raise Unsure  # nothing blocks, as far as this path can tell: the full check says so itself
 
 
-def _holder(cat: _Process, where: str, workflow_id: str) -> tuple[str, str | None, str | None, tuple[str, str] | None]:
+def _holder(cat: Git, where: str, workflow_id: str) -> tuple[str, str | None, str | None, tuple[str, str] | None]:
     session = read_yaml(_blob(cat, f"{where}session.yaml"))
     mode, workflow = session.get("mode"), session.get("workflow")
     if not isinstance(mode, dict) or not isinstance(workflow, dict) or _text(workflow.get("id")) != workflow_id:
@@ -167,52 +167,13 @@ def _title(kanban: bytes, task_id: str) -> str:
     raise Unsure
 
 
-# -- git, without subprocess ------------------------------------------------------
-
-
-class _Process:
-    """A git process with pipes to its stdin and stdout (stderr discarded)."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        to_child, self._stdin = os.pipe()
-        from_child, from_git = os.pipe()
-        null = os.open(os.devnull, os.O_WRONLY)
-        try:
-            actions = [(os.POSIX_SPAWN_DUP2, to_child, 0), (os.POSIX_SPAWN_DUP2, from_git, 1)]
-            actions.append((os.POSIX_SPAWN_DUP2, null, 2))
-            self._pid = os.posix_spawnp(args[0], args, env, file_actions=actions)
-        finally:
-            for fd in (to_child, from_git, null):
-                os.close(fd)
-        self._out = os.fdopen(from_child, "rb")
-
-    def get(self, name: str) -> tuple[str, bytes] | None:
-        """``cat-file --batch``: the type and content of object ``name``, None when missing."""
-        if "\n" in name:
-            raise Unsure
-        os.write(self._stdin, name.encode("utf-8", "surrogateescape") + b"\n")
-        header = self._out.readline().split()
-        if len(header) != 3:
-            return None  # "<name> missing", "ambiguous": the full check says why
-        data = self._out.read(int(header[2]) + 1)[:-1]
-        return header[1].decode(), data
-
-    def output(self) -> bytes:
-        os.close(self._stdin)
-        self._stdin = -1
-        return self._out.read()
-
-    def close(self) -> None:
-        if self._stdin >= 0:
-            os.close(self._stdin)
-        self._out.close()
-        os.waitpid(self._pid, 0)
+# -- settings, HEAD and the updates ------------------------------------------------
 
 
 def _settings(env: dict[str, str]) -> tuple[str, str, str]:
     """The state branch, blockCommits and lang, as ``core.settings`` reads them
     when every value is a plain one; any doubt is Unsure."""
-    git = _Process(["git", "config", "-z", "--get-regexp", r"^vibegit\."], env)
+    git = Git(["git", "config", "-z", "--get-regexp", r"^vibegit\."], env)
     try:
         found: dict[str, str] = {}
         for field in git.output().split(b"\0")[:-1]:
@@ -265,7 +226,7 @@ def _update(updates: str, state_ref: str) -> tuple[str, str]:
     return new, ref
 
 
-def _blob(cat: _Process, name: str) -> bytes:
+def _blob(cat: Git, name: str) -> bytes:
     found = cat.get(name)
     if found is None or found[0] != "blob":
         raise Unsure

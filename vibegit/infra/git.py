@@ -1,4 +1,5 @@
-"""Git: the one module that starts git, with a small named function per need.
+"""Git: the module that starts git, with a small named function per need
+(``gitlite`` only serves the lock check's quick path).
 
 Objects of the state branch are written straight into the object store (as
 git-revise and dulwich do) so an event costs no subprocess per object; refs
@@ -25,7 +26,7 @@ from typing import NamedTuple
 
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.gitenv import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
+from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
 
 REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branch
 FALLBACK_NAME = "vibegit"
