@@ -55,14 +55,18 @@ class Git:
                 os.close(fd)
         self._out = os.fdopen(from_child, "rb")
 
-    def get(self, name: str) -> tuple[str, bytes] | None:
-        """``cat-file --batch``: the type and content of object ``name``, None when missing."""
+    def get(self, name: str, limit: int = 1 << 20) -> tuple[str, bytes] | None:
+        """``cat-file --batch``: the type and content of object ``name``, None
+        when missing; larger than ``limit`` bytes is a ValueError (the process
+        is then of no further use)."""
         if "\n" in name:
             raise ValueError(f"no object name: {name!r:.60}")
         os.write(self._stdin, name.encode("utf-8", "surrogateescape") + b"\n")
         header = self._out.readline().split()
         if len(header) != 3:
             return None  # "<name> missing", "ambiguous": the full check says why
+        if int(header[2]) > limit:
+            raise ValueError(f"{name}: {header[2].decode()} bytes, more than {limit}")
         data = self._out.read(int(header[2]) + 1)[:-1]
         return header[1].decode(), data
 
