@@ -145,7 +145,18 @@ def test_a_held_lock_blocks_in_the_full_checks_words(
 
 @pytest.mark.parametrize(
     "case",
-    ["paused", "other-branches", "never", "detached", "allow", "hand-edited", "another-host", "bad-setting"],
+    [
+        "paused",
+        "other-branches",
+        "never",
+        "detached",
+        "allow",
+        "hand-edited",
+        "another-host",
+        "bad-setting",
+        "bidi-title",
+        "huge-board",
+    ],
 )
 def test_every_other_case_goes_to_the_full_check(
     case: str, hooked: Path, vg: VG, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -162,6 +173,10 @@ def test_every_other_case_goes_to_the_full_check(
     elif case == "hand-edited":  # valid YAML, not in the form vibegit writes
         path = workflow_path(hooked, "workflow.lock").split(":", 1)[1]
         commit_state(hooked, {path: 'locked: true\nworkflow: "vibe-code"\n'})
+    elif case in ("bidi-title", "huge-board"):  # a hostile push: the full check refuses to read it
+        path = workflow_path(hooked, "kanban.md").split(":", 1)[1]
+        board = "## Doing\n- [~] T-002: Login\u202e API\n" if case == "bidi-title" else "#" * (2 << 20)
+        commit_state(hooked, {path: board})
     elif case == "another-host":
         monkeypatch.setenv("VIBEGIT_HOST", "elsewhere")
     else:
