@@ -2,7 +2,8 @@
 
 It may only ever say "blocked", in the full check's words, and only where
 the full check blocks too: its YAML reader returns what PyYAML reads or
-gives up, and every case it does not know goes to the full check."""
+gives up (tests/test_plainyaml.py), and every case it does not know goes to
+the full check."""
 
 from __future__ import annotations
 
@@ -12,90 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tests.helpers import VG, commit, commit_state, git, run_git, start_workflow, workflow_path
 from vibegit.handlers import lockcheck, quicklock
-from vibegit.handlers.quicklock import Unsure, read_yaml
 from vibegit.infra import git as vgit
-from vibegit.infra.formats.yamldoc import YamlDoc, dump
-
-# -- the reader: PyYAML's answer, or none --------------------------------------------
-
-
-def _pyyaml(text: str) -> object:
-    try:
-        return YamlDoc(text.encode(), "x.yaml").data
-    except Exception:
-        return Unsure
-
-
-def _quick(text: str) -> object:
-    try:
-        return read_yaml(text.encode())
-    except Unsure:
-        return Unsure
-
-
-keys = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
-texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
-scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-5, max_value=10**6), texts)
-values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(keys, values, min_size=1, max_size=6))
-def test_what_vibegit_dumps_reads_as_pyyaml_reads_it(data: dict) -> None:
-    text = dump(data)
-    got = _quick(text)
-    assert got is Unsure or got == _pyyaml(text), text
-
-
-yamlish = st.lists(
-    st.text(alphabet=" -:#'\"[]{}&*!|>%@`~,?abnoty0129\t\r/._é\u202e", max_size=14).map(lambda s: s.lstrip("\n")),
-    min_size=1,
-    max_size=6,
-).map("\n".join)
-
-
-@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
-@given(yamlish)
-def test_any_text_reads_as_pyyaml_reads_it_or_not_at_all(text: str) -> None:
-    got = _quick(text)
-    assert got is Unsure or got == _pyyaml(text), text
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a: yes\n",  # YAML 1.1 booleans, octal and sexagesimal numbers, floats, timestamps
-        "a: On\n",
-        "a: 010\n",
-        "a: 1:30\n",
-        "a: 1.5\n",
-        "a: 2025-01-01\n",
-        'a: "x"\n',  # double quotes, anchors, aliases, tags, block scalars, flow collections
-        "a: &x 1\nb: *x\n",
-        "a: !!str 1\n",
-        "a: |\n  x\n",
-        "a: {b: 1}\n",
-        "a: x\n  y\n",  # a plain scalar over two lines
-        "a: 1\na: 2\n",  # a key twice
-        "a:\tb\n",
-        "a: b # c\n",
-        "\ufeffa: b\n",
-        "a: b\r\n",
-        "- a\n",  # not a mapping
-        "True: x\n",
-    ],
-)
-def test_what_it_does_not_know_it_leaves_to_the_full_check(text: str) -> None:
-    assert _quick(text) is Unsure
+from vibegit.infra.formats.yamldoc import YamlDoc
+from vibegit.infra.plainyaml import read_yaml
 
 
 def test_the_state_files_vibegit_writes_are_read(hooked: Path, vg: VG) -> None:

@@ -23,6 +23,7 @@ import sys
 
 from vibegit.core.messages import PHASE_TITLES, t, use
 from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env
+from vibegit.infra.plainyaml import Unsure, read_yaml
 
 ALLOW = "VIBEGIT_ALLOW"
 UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
@@ -30,11 +31,6 @@ NO_SETTINGS = "VIBEGIT_NO_SETTINGS"  # "1": the raw shim made sure, in sh, that 
 _STATUSES = ("init", "running", "paused", "completed", "failed", "aborted")
 _ACTIVE = ("running", "paused")
 _SETTINGS = ("vibegit.statebranch", "vibegit.blockcommits", "vibegit.lang")
-_WORDS = ("null", "true", "false", "yes", "no", "on", "off", "y", "n", "~")  # plain scalars YAML may read as no text
-
-
-class Unsure(Exception):
-    """The quick path cannot be sure: the full check decides."""
 
 
 def check(hook: str, args: list[str]) -> int | None:
@@ -245,104 +241,3 @@ def _list(value: object) -> list[dict[str, object]]:
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise Unsure
     return value
-
-
-# -- the YAML vibegit writes ------------------------------------------------------
-
-
-def read_yaml(data: bytes) -> dict[str, object]:
-    """A mapping in the block style vibegit's dumper writes: keys of
-    lowercase letters, digits and "_"; values null, true, false, whole
-    numbers, plain or single-quoted one-line text, ``[]``, ``{}``, nested
-    mappings and lists. What it returns is what PyYAML (as yamldoc
-    configures it) reads from the same text; anything else is Unsure."""
-    if len(data) > 1 << 20:
-        raise Unsure
-    lines: list[tuple[int, str]] = []
-    for raw in data.decode("utf-8").split("\n"):
-        if not raw or raw.startswith("#"):
-            continue  # a comment line (vibegit writes one at the top)
-        body = raw.lstrip(" ")
-        if not body or not body.isprintable() or body.startswith("#"):
-            raise Unsure  # a tab, a control or format character, a blank or indented comment line
-        lines.append((len(raw) - len(body), body))
-    if not lines:
-        raise Unsure
-    value, end = _mapping(lines, 0, 0, lines[0][1])
-    if end != len(lines):
-        raise Unsure
-    return value
-
-
-def _node(lines: list[tuple[int, str]], i: int) -> tuple[object, int]:
-    indent, body = lines[i]
-    if body.startswith("- "):
-        return _sequence(lines, i, indent)
-    return _mapping(lines, i, indent, body)
-
-
-def _mapping(lines: list[tuple[int, str]], i: int, indent: int, first: str) -> tuple[dict[str, object], int]:
-    """The mapping whose first key is ``first`` (the line at ``i``, or a list item's rest)."""
-    out: dict[str, object] = {}
-    body = first
-    while True:
-        key, colon, rest = body.partition(":")
-        if not colon or key in out or not _is_key(key) or (rest and (rest[:1] != " " or rest[1:2] in ("", " "))):
-            raise Unsure
-        i += 1
-        if rest:
-            out[key] = _scalar(rest[1:])
-        elif i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
-            out[key], i = _node(lines, i)
-        else:
-            out[key] = None
-        if i == len(lines) or lines[i][0] != indent or lines[i][1].startswith("-"):
-            return out, i
-        body = lines[i][1]
-
-
-def _sequence(lines: list[tuple[int, str]], i: int, indent: int) -> tuple[list[object], int]:
-    out: list[object] = []
-    while i < len(lines) and lines[i][0] == indent and lines[i][1].startswith("- "):
-        item = lines[i][1][2:]
-        key, colon, rest = item.partition(":")
-        value: object
-        if colon and (not rest or rest[:1] == " ") and _is_key(key):
-            value, i = _mapping(lines, i, indent + 2, item)
-        else:
-            value, i = _scalar(item), i + 1
-        out.append(value)
-    return out, i
-
-
-def _is_key(key: str) -> bool:
-    return (
-        key.isascii()
-        and key[:1].isalpha()
-        and key.lower() not in _WORDS
-        and all(c.isalnum() or c == "_" for c in key)
-        and key == key.lower()
-    )
-
-
-def _scalar(text: str) -> object:
-    if not text:
-        raise Unsure
-    if text in ("null", "~"):
-        return None
-    if text in ("true", "false"):
-        return text == "true"
-    if text in ("[]", "{}"):
-        return [] if text == "[]" else {}
-    if text[:1] == "'":
-        inner = text[1:-1]
-        if len(text) < 2 or text[-1] != "'" or "'" in inner.replace("''", ""):
-            raise Unsure
-        return inner.replace("''", "'")
-    if text.isascii() and text.isdigit() and (text == "0" or text[0] != "0"):
-        return int(text)
-    if not (text[0].isalpha() or text[0] in "/_") or text.lower() in _WORDS:
-        raise Unsure
-    if ": " in text or " #" in text or text.endswith((":", " ")):
-        raise Unsure
-    return text
