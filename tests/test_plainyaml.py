@@ -156,3 +156,9 @@ def test_lines_in_errors_are_the_same_either_way(quoted: bool) -> None:
 def test_dump_falls_back_to_pyyaml() -> None:
     data = {"text": "two\nlines", "nested": [[1, 2]], "tab": "a\tb"}
     assert yamldoc.dump(data) == pyyaml_dump(data) and read(yamldoc.dump(data)) is Unsure
+
+
+def test_deep_nesting_is_left_to_pyyaml() -> None:
+    text = "".join(f"{' ' * (2 * i)}a{i}:\n" for i in range(400)) + " " * 800 + "x: 1\n"
+    assert read(text) is Unsure
+    YamlDoc(text.encode(), "deep.yaml")  # PyYAML reads it (or says it is too deep): never a crash

@@ -57,8 +57,8 @@ class _Reader:
             if not raw or raw.startswith("#"):
                 continue  # a comment line (vibegit writes one at the top)
             body = raw.lstrip(" ")
-            if not body or not body.isprintable() or body.startswith("#"):
-                raise Unsure  # a tab, a control or format character, a blank or indented comment line
+            if not body or not body.isprintable() or body.startswith("#") or len(raw) - len(body) > 40:
+                raise Unsure  # a tab, a control or format character, a blank or indented comment line, deep nesting
             self.lines.append((len(raw) - len(body), body, number))
         if not self.lines:
             raise Unsure
