@@ -22,7 +22,7 @@ import os
 import sys
 
 from vibegit.core.messages import PHASE_TITLES, t, use
-from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env
+from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env, this_host
 from vibegit.infra.plainyaml import Unsure, read_yaml
 
 ALLOW = "VIBEGIT_ALLOW"
@@ -114,7 +114,7 @@ def _blocked(cat: Git, state_ref: str, branch: str) -> tuple[str, str | None, st
     if (cat.get(f"{tree}:format") or ("", b""))[1].strip() != b"2":
         raise Unsure
     index = read_yaml(_blob(cat, f"{tree}:index.yaml"))
-    host = os.environ.get("VIBEGIT_HOST") or os.uname().nodename
+    host = this_host()
     for item in _list(index.get("workflows")):
         status, where, held_by = _text(item.get("status")) or "init", item.get("branch"), _text(item.get("host")) or ""
         if status not in _STATUSES or (where is not None and not isinstance(where, str)):
@@ -127,6 +127,8 @@ def _blocked(cat: Git, state_ref: str, branch: str) -> tuple[str, str | None, st
         lock = cat.get(f"{tree}:workflows/{workflow_id}/workflow.lock")
         if lock is None:
             continue  # no lock file: not held
+        if lock[0] != "blob":
+            raise Unsure
         locked = read_yaml(lock[1]).get("locked", True)
         if not isinstance(locked, bool):
             raise Unsure

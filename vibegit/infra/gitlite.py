@@ -1,6 +1,7 @@
-"""Git for the lock check's quick path (handlers/quicklock.py), importing
-nothing: the environment vibegit runs git in (which ``git`` shares) and a
-git process on two pipes. Everything else starts git through ``git``."""
+"""What the lock check's quick path (handlers/quicklock.py) needs of the
+infrastructure, importing nothing: the environment vibegit runs git in
+(which ``git`` shares), a git process on two pipes, and this host's name
+(which ``machine`` shares). Everything else starts git through ``git``."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ HOOK_GIT_VARS = (
     "GIT_QUARANTINE_PATH",
 )
 IN_HOOK = "VIBEGIT_IN_HOOK"  # set while vibegit runs git: its own hooks stay quiet then
+
+
+def this_host() -> str:
+    """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
+    named = os.environ.get("VIBEGIT_HOST")
+    if named:
+        return named
+    if hasattr(os, "uname"):  # POSIX: gethostname(2)'s answer, without socket's import
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
 
 
 def pin_repo_env() -> None:
