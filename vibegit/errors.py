@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 
 from vibegit import __version__
 
@@ -36,9 +35,9 @@ class GitError(VibegitError):
     code = UNEXPECTED
 
 
-def log_path() -> Path:
+def log_path() -> str:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "vibegit" / "error.log"
+    return os.path.join(base, "vibegit", "error.log")
 
 
 def log_unexpected(argv: list[str]) -> str:
@@ -47,7 +46,7 @@ def log_unexpected(argv: list[str]) -> str:
 
     path = log_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)  # never through a link
         with os.fdopen(os.open(path, flags, 0o600), "a") as f:
             f.write(
@@ -55,6 +54,6 @@ def log_unexpected(argv: list[str]) -> str:
                 f"python {sys.version.split()[0]} argv {argv!r}\n"
             )
             f.write(traceback.format_exc())
-        return str(path)
+        return path
     except OSError:
         return "(could not write a log)"

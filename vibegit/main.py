@@ -7,17 +7,24 @@ import sys
 
 from vibegit.core import messages
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
-from vibegit.infra.git import close_readers, pin_repo_env
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     messages.reset()  # English until --lang or vibegit.lang says otherwise
-    pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
     for stream in (sys.stdout, sys.stderr):  # a path that is not UTF-8 is shown escaped, never a crash
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+    if argv[:1] == ["hook"] and argv[1:2] in (["pre-commit"], ["reference-transaction"]):
+        from vibegit.handlers import quicklock  # a blocked commit, told before the full check loads
+
+        code = quicklock.check(argv[1], argv[2:])
+        if code is not None:
+            return code
+    from vibegit.infra.git import close_readers, pin_repo_env
+
+    pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
     try:
         if argv[:1] == ["hook"]:
             from vibegit.handlers import main as hook_main  # no typer, no GitPython

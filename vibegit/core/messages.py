@@ -13,6 +13,7 @@ The Chinese follows the skill documents' words: 工作流, 阶段, 任务, 断�
 from __future__ import annotations
 
 LANGS = ("en", "zh")
+PHASE_TITLES = {"R1": "Research", "I": "Innovate", "P": "Plan", "E": "Execute", "R2": "Review"}  # in both languages
 
 _run = {"lang": "en", "forced": ""}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from vibegit.core.messages import PHASE_TITLES
 from vibegit.core.records import field, frozen
 
 
@@ -21,16 +22,7 @@ class Phase(str, Enum):
 
     @property
     def long_name(self) -> str:
-        return PHASE_TITLES[self]
-
-
-PHASE_TITLES = {
-    Phase.R1: "Research",
-    Phase.I: "Innovate",
-    Phase.P: "Plan",
-    Phase.E: "Execute",
-    Phase.R2: "Review",
-}
+        return PHASE_TITLES[self.value]
 
 
 class Status(str, Enum):

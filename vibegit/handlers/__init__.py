@@ -15,12 +15,10 @@ through). The agents' hooks never crash the agent.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
 from vibegit.errors import OK, BadInput, VibegitError
-from vibegit.infra import git
 
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
 LOCK_HOOKS = ("pre-commit", "reference-transaction")  # they fail closed
@@ -43,6 +41,10 @@ def main(argv: list[str]) -> int:
         got = f"{argv[0]!r:.40}" if argv else "nothing"
         raise BadInput(f"vibegit hook: got {got}; expected one of: {', '.join(HOOKS)}")
     name, args = argv[0], argv[1:]
+    import importlib
+
+    from vibegit.infra import git  # here, not above: the lock check's quick path imports this package
+
     if name in GIT_HOOKS:
         if os.environ.get(git.IN_HOOK):
             return OK  # a git command started by vibegit itself (the state push)

@@ -21,10 +21,9 @@ from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
 from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
+from vibegit.handlers.quicklock import ALLOW, UNBLOCK, reason, tell
 from vibegit.infra import git, machine, store
 
-ALLOW = "VIBEGIT_ALLOW"
-UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
 REPAIR = "'vibegit doctor --repair'"
 
 
@@ -102,19 +101,16 @@ def _vanished(repo: git.Repo, conf: Settings) -> Block | None:
 def _rule(state: State, conf: Settings, branch: str | None) -> Block:
     """Why the workflow that holds the lock blocks the commit."""
     name = state.mode.workflow_name or state.workflow.id
-    phase = state.mode.phase
     messages.use(conf.lang)
-    where = t("block.phase", phase=phase.value, long=phase.long_name) if phase else t("block.no_phase")
-    if state.mode.step:
-        where += t("block.step", step=state.mode.step)
-    task = state.task(state.workflow.current_task or "")
-    doing = t("block.task", id=task.id, title=task.title) if task else t("block.no_task")
     detached = t("block.detached")
     if conf.block_commits == "other-branches":
         why = t("block.other_branches", here=branch or detached, name=name, there=state.workflow.branch or detached)
     else:
         why = t("block.always", name=name, branch=branch or t("block.this_detached"))
-    return Block(state.workflow.id, f"{why}; {where}; {doing}", UNBLOCK, name)
+    task = state.task(state.workflow.current_task or "")
+    doing = (task.id, task.title) if task else None
+    phase = state.mode.phase.value if state.mode.phase else None
+    return Block(state.workflow.id, reason(why, phase, state.mode.step, doing), UNBLOCK, name)
 
 
 def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branch: str | None, record: bool) -> int:
@@ -126,10 +122,7 @@ def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branc
         else:
             print(f"vibegit: {ALLOW}=1: commit let through although {block.why}", file=sys.stderr)
         return OK
-    print(t("block.blocked", why=block.why), file=sys.stderr)
-    print(t("block.unblock", fix=block.fix, allow=ALLOW, command=command), file=sys.stderr)
-    if any((repo.git_dir / d).is_dir() for d in ("rebase-merge", "rebase-apply")):
-        print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
+    tell(block.why, block.fix, command, str(repo.git_dir))
     return REFUSED
 
 

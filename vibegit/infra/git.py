@@ -1,4 +1,5 @@
-"""Git: the one module that starts git, with a small named function per need.
+"""Git: the module that starts git, with a small named function per need
+(``gitlite`` only serves the lock check's quick path).
 
 Objects of the state branch are written straight into the object store (as
 git-revise and dulwich do) so an event costs no subprocess per object; refs
@@ -24,25 +25,14 @@ from typing import NamedTuple
 from vibegit.core.records import frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
+from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
 
-# Variables git exports to hooks that would point our git calls elsewhere.
-# GIT_DIR and GIT_WORK_TREE are not among them: they say which repository a
-# hook runs for (a bare-repository dotfiles set-up has no .git to find), so
-# they are kept, made absolute (``pin_repo_env``).
-HOOK_GIT_VARS = (
-    "GIT_INDEX_FILE",
-    "GIT_PREFIX",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_QUARANTINE_PATH",
-)
-IN_HOOK = "VIBEGIT_IN_HOOK"  # set while vibegit runs git: its own hooks stay quiet then
 REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branch
 FALLBACK_NAME = "vibegit"
 FALLBACK_EMAIL = "vibegit@localhost"
 
-__all__ = ["is_oid"]  # re-exported: callers that check ids before git sees them
+# re-exported: callers that check ids before git sees them, and the environment git runs in
+__all__ = ["HOOK_GIT_VARS", "IN_HOOK", "clean_env", "is_oid", "pin_repo_env"]
 
 
 def run(
@@ -92,23 +82,6 @@ def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
     lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(("fatal:", "error:"))]
     return (said or lines or [f"exit {proc.returncode}"])[-1]
-
-
-def pin_repo_env() -> None:
-    """Make GIT_DIR and GIT_WORK_TREE absolute, as seen from here: git hands
-    hooks ``GIT_WORK_TREE=.`` and vibegit runs git from other directories."""
-    for var in ("GIT_DIR", "GIT_WORK_TREE"):
-        value = os.environ.get(var)
-        if value:
-            os.environ[var] = os.path.abspath(value)
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """This process's environment without the variables git exports to hooks
-    (they would point git at another index or directory), plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if k not in HOOK_GIT_VARS}
-    env.update(extra)
-    return env
 
 
 def text(data: bytes) -> str:

@@ -9,22 +9,13 @@ import time
 from vibegit.core.model import Env
 from vibegit.core.text import escape_path
 from vibegit.infra import git
+from vibegit.infra.gitlite import this_host
+
+__all__ = ["this_host"]  # re-exported: where locks are held
 
 
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # not datetime: it costs a millisecond to import
-
-
-def this_host() -> str:
-    """This machine's name as locks record it; VIBEGIT_HOST names it in tests and containers."""
-    named = os.environ.get("VIBEGIT_HOST")
-    if named:
-        return named
-    if hasattr(os, "uname"):  # POSIX: gethostname(2)'s answer, without socket's import
-        return os.uname().nodename
-    import socket
-
-    return socket.gethostname()
 
 
 def worktree_name(repo: git.Repo) -> str:

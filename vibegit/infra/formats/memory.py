@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from vibegit.core.messages import t
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.core.schema import entry_dict
@@ -25,18 +23,10 @@ def parse_memory(data: bytes, name: str = NAME) -> Memory:
     """``memory.yaml``: a list of entries and the learned docs' blob ids."""
     doc = YamlDoc(data, name)
     raw = doc.seq(doc.data, ("entries",), MAX_MEMORY_ENTRIES, "entries")
-    items = doc.node.value if doc.node is not None else []
-    seq = next((v for k, v in items if k.value == "entries"), None)
-
-    def line(i: int) -> int:
-        if isinstance(seq, yaml.SequenceNode) and i < len(seq.value):
-            return seq.value[i].start_mark.line + 1
-        return doc.line("entries")
-
     entries: list[MemoryEntry] = []
     seen: set[str] = set()
     for i, item in enumerate(raw):
-        where = f"{name}:{line(i)}: entries[{i}]"
+        where = f"{name}:{doc.line('entries', i)}: entries[{i}]"
         if not isinstance(item, dict):
             raise BadInput(f"{where}: expected a mapping with id, category and text")
         values: dict[str, str | None] = {}

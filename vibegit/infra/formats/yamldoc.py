@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-import yaml
-
 from vibegit.core.text import MAX_TEXT, bad_char
 from vibegit.errors import BadInput
+from vibegit.infra import plainyaml
 
 MAX_FILE_BYTES = 1 << 20
 
@@ -33,27 +32,37 @@ def decode(data: bytes, name: str) -> str:
 # -- YAML ---------------------------------------------------------------------
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it: 20x faster
+_PYYAML: list[Any] = []  # PyYAML, its safe loader below and its dumper, once imported
 
 
-class _Loader(_Base):
-    """Safe loader; plain scalars stay strings but for null, booleans and
-    integers (so ``step: 4.3`` and timestamps stay text). Aliases are refused
-    after composing (``_no_aliases``): libyaml shares the node of an alias, so
-    the graph is never expanded (no billion laughs), and it refuses nesting
-    deeper than 1000 itself."""
+def _pyyaml() -> tuple[Any, Any, Any]:
+    """PyYAML, the loader and the dumper: imported only when ``plainyaml``
+    cannot read or write a document (its Python modules cost start-up time)."""
+    if not _PYYAML:
+        import yaml
+
+        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it: 20x faster
+
+        class Loader(base):
+            """Safe loader; plain scalars stay strings but for null, booleans and
+            integers (so ``step: 4.3`` and timestamps stay text). Aliases are refused
+            after composing (``_no_aliases``): libyaml shares the node of an alias, so
+            the graph is never expanded (no billion laughs), and it refuses nesting
+            deeper than 1000 itself."""
+
+        Loader.yaml_implicit_resolvers = {
+            ch: [(tag, rx) for tag, rx in resolvers if tag.endswith((":null", ":bool", ":int"))]
+            for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter writes the same text, faster
+        _PYYAML.extend((yaml, Loader, dumper))
+    return _PYYAML[0], _PYYAML[1], _PYYAML[2]
 
 
-_Loader.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in resolvers if tag.endswith((":null", ":bool", ":int"))]
-    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _no_aliases(root: yaml.Node) -> None:
+def _no_aliases(yaml: Any, root: Any) -> None:
     """A node reached twice is an alias (``*name``): refused, with its line."""
     seen: set[int] = set()
-    stack: list[yaml.Node] = [root]
+    stack = [root]
     while stack:
         node = stack.pop()
         if id(node) in seen:
@@ -71,13 +80,22 @@ class YamlDoc:
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
         text = decode(data, name)
+        self._lines: dict[plainyaml.Keys, int] = {}
+        self._node: Any = None
+        self.data: dict[str, Any]
+        try:
+            self.data, self._lines = plainyaml.read(text)
+            return
+        except plainyaml.Unsure:
+            pass  # not in the shape vibegit writes: PyYAML reads it, and says what is wrong
+        yaml, loader_class, _ = _pyyaml()
         loader = None
         try:
-            loader = _Loader(text)
-            self.node = loader.get_single_node()
-            if self.node is not None:
-                _no_aliases(self.node)
-            value = loader.construct_document(self.node) if self.node is not None else None
+            loader = loader_class(text)
+            self._node = loader.get_single_node()
+            if self._node is not None:
+                _no_aliases(yaml, self._node)
+            value = loader.construct_document(self._node) if self._node is not None else None
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
             if mark is not None:
@@ -93,18 +111,28 @@ class YamlDoc:
                 loader.dispose()
         if not isinstance(value, dict):
             raise BadInput(f"{name}:1: expected a mapping of keys, found {type(value).__name__}")
-        self.data: dict[str, Any] = value
+        self.data = value
 
-    def line(self, *path: str) -> int:
-        node = self.node
+    def line(self, *path: str | int) -> int:
+        """The line of the deepest of ``path``'s keys (and list indexes) the document has; 1 for none."""
         found = 1
-        for key in path:
-            if not isinstance(node, yaml.MappingNode):
-                break
-            for k, v in node.value:
-                if k.value == key:
-                    found, node = k.start_mark.line + 1, v
+        if self._node is None:  # read by plainyaml, which kept each line
+            for n in range(1, len(path) + 1):
+                if path[:n] not in self._lines:
                     break
+                found = self._lines[path[:n]]
+            return found
+        yaml = _pyyaml()[0]
+        node = self._node
+        for key in path:
+            if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+                node = node.value[key]
+                found = node.start_mark.line + 1
+            elif isinstance(node, yaml.MappingNode) and isinstance(key, str):
+                match = next(((k, v) for k, v in node.value if k.value == key), None)
+                if match is None:
+                    break
+                found, node = match[0].start_mark.line + 1, match[1]
             else:
                 break
         return found
@@ -183,11 +211,14 @@ def extra(sec: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in sec.items() if k not in known}
 
 
-_Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter writes the same text, faster
-
-
 def dump(data: dict[str, Any]) -> str:
+    """``data`` as block-style YAML (``plainyaml`` writes what PyYAML would, where it can)."""
+    try:
+        return plainyaml.emit(data)
+    except plainyaml.Unsure:
+        pass
+    yaml, _, dumper = _pyyaml()
     text: str = yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000
+        data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000
     )
     return text

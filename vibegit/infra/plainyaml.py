@@ -1,0 +1,238 @@
+"""The YAML vibegit writes, read and written without PyYAML.
+
+PyYAML costs a start-up its share of milliseconds (its Python modules
+compile their regular expressions at import, even when libyaml parses), and
+every state file vibegit writes is a small block-style mapping of text,
+numbers and lists. ``read`` and ``emit`` handle exactly that shape; on
+anything else they give up (``Unsure``) and yamldoc asks PyYAML, so their
+answers are always PyYAML's (tests/test_plainyaml.py holds them to it on
+generated documents and on arbitrary text). The lock check's quick path
+reads the state with ``read_yaml`` alone.
+"""
+
+from __future__ import annotations
+
+_WORDS = ("null", "true", "false", "yes", "no", "on", "off", "y", "n", "~")  # plain scalars YAML may read as no text
+_BOOL_NULL = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE"}
+_BOOL_NULL |= {"on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL"}  # what PyYAML's dumper resolves
+_INDICATORS = "#,[]{}&*!|>'\"%@`"  # a plain scalar cannot start with these
+WIDTH = 900  # longer lines PyYAML folds (its width is 1000 in yamldoc): emit gives up on them
+
+
+class Unsure(Exception):
+    """Not the shape read and emit know: PyYAML decides."""
+
+
+def read_yaml(data: bytes) -> dict[str, object]:
+    """``read`` of UTF-8 bytes, at most 1 MiB (the state files' bound)."""
+    if len(data) > 1 << 20:
+        raise Unsure
+    try:
+        return read(data.decode("utf-8"))[0]
+    except UnicodeDecodeError:
+        raise Unsure from None
+
+
+Keys = tuple  # keys and list indexes from the root, e.g. ("entries", 3, "id")
+
+
+def read(text: str) -> tuple[dict[str, object], dict[Keys, int]]:
+    """A mapping in the block style ``emit`` writes: keys of lowercase
+    letters, digits and "_"; values null, true, false, whole numbers, plain
+    or single-quoted one-line text, ``[]``, ``{}``, nested mappings and
+    lists. What it returns is what PyYAML reads from the same text (with
+    yamldoc's resolvers: null, booleans and integers), and the line of each
+    key and list item (for error messages); anything else is Unsure."""
+    reader = _Reader(text)
+    value = reader.mapping(0, reader.lines[0][1], ())
+    if reader.i != len(reader.lines):
+        raise Unsure
+    return value, reader.where
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.lines: list[tuple[int, str, int]] = []  # indent, the rest, line number
+        for number, raw in enumerate(text.split("\n"), 1):
+            if not raw or raw.startswith("#"):
+                continue  # a comment line (vibegit writes one at the top)
+            body = raw.lstrip(" ")
+            if not body or not body.isprintable() or body.startswith("#") or len(raw) - len(body) > 40:
+                raise Unsure  # a tab, a control or format character, a blank or indented comment line, deep nesting
+            self.lines.append((len(raw) - len(body), body, number))
+        if not self.lines:
+            raise Unsure
+        self.i = 0
+        self.where: dict[Keys, int] = {}
+
+    def node(self, path: Keys) -> object:
+        indent, body, _ = self.lines[self.i]
+        if body.startswith("- "):
+            return self.sequence(indent, path)
+        return self.mapping(indent, body, path)
+
+    def mapping(self, indent: int, first: str, path: Keys) -> dict[str, object]:
+        """The mapping whose first key is ``first`` (the current line, or a list item's rest)."""
+        out: dict[str, object] = {}
+        body, lines = first, self.lines
+        while True:
+            key, colon, rest = body.partition(":")
+            if not colon or key in out or not _is_key(key) or (rest and (rest[:1] != " " or rest[1:2] in ("", " "))):
+                raise Unsure
+            at = (*path, key)
+            self.where[at] = lines[self.i][2]
+            self.i += 1
+            i = self.i
+            if rest:
+                out[key] = _scalar(rest[1:])
+            elif i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
+                out[key] = self.node(at)
+            else:
+                out[key] = None
+            i = self.i
+            if i == len(lines) or lines[i][0] != indent or lines[i][1].startswith("-"):
+                return out
+            body = lines[i][1]
+
+    def sequence(self, indent: int, path: Keys) -> list[object]:
+        out: list[object] = []
+        lines = self.lines
+        while self.i < len(lines) and lines[self.i][0] == indent and lines[self.i][1].startswith("- "):
+            at = (*path, len(out))
+            self.where[at] = lines[self.i][2]
+            item = lines[self.i][1][2:]
+            key, colon, rest = item.partition(":")
+            if colon and (not rest or rest[:1] == " ") and _is_key(key):
+                out.append(self.mapping(indent + 2, item, at))
+            else:
+                out.append(_scalar(item))
+                self.i += 1
+        return out
+
+
+def _is_key(key: str) -> bool:
+    """A key as ``emit`` writes it plain: a name, or a path (memory.yaml's learned docs)."""
+    if not key or key[0] == "'":
+        return False
+    try:
+        return isinstance(_scalar(key), str)
+    except Unsure:
+        return False
+
+
+def _scalar(text: str) -> object:
+    if not text:
+        raise Unsure
+    if text in ("null", "~"):
+        return None
+    if text in ("true", "false"):
+        return text == "true"
+    if text in ("[]", "{}"):
+        return [] if text == "[]" else {}
+    if text[:1] == "'":
+        inner = text[1:-1]
+        if len(text) < 2 or text[-1] != "'" or "'" in inner.replace("''", ""):
+            raise Unsure
+        return inner.replace("''", "'")
+    if text.isascii() and text.isdigit() and (text == "0" or text[0] != "0"):
+        return int(text)
+    if _is_oid(text):
+        return text
+    if not (text[0].isalpha() or text[0] in "/_") or text.lower() in _WORDS:
+        raise Unsure
+    if ": " in text or " #" in text or text.endswith((":", " ")):
+        raise Unsure
+    return text
+
+
+def emit(data: dict[str, object]) -> str:
+    """``data`` as yamldoc's ``yaml.dump`` writes it (block style, indent 2,
+    lists not indented under their key, unicode as is), or Unsure."""
+    if not isinstance(data, dict) or not data:
+        raise Unsure
+    lines: list[str] = []
+    _emit_mapping(data, 0, "", lines)
+    return "\n".join(lines) + "\n"
+
+
+def _emit_mapping(data: dict[str, object], indent: int, first: str, lines: list[str]) -> None:
+    """Keys at ``indent``; the first line starts with ``first`` instead (a list item's "- ")."""
+    for n, (key, value) in enumerate(data.items()):
+        if not isinstance(key, str) or len(key) > 100:
+            raise Unsure
+        start = (first if n == 0 and first else " " * indent) + _text(key) + ":"
+        if isinstance(value, dict) and value:
+            lines.append(start)
+            _emit_mapping(value, indent + 2, "", lines)
+        elif isinstance(value, list) and value:
+            lines.append(start)
+            _emit_sequence(value, indent, lines)
+        else:
+            lines.append(f"{start} {_emit_scalar(value)}")
+        if len(lines[-1]) > WIDTH:
+            raise Unsure
+
+
+def _emit_sequence(items: list[object], indent: int, lines: list[str]) -> None:
+    for item in items:
+        if isinstance(item, dict) and item:
+            _emit_mapping(item, indent + 2, " " * indent + "- ", lines)
+        elif isinstance(item, list) and item:
+            raise Unsure  # a list in a list: "- - x"
+        else:
+            lines.append(f"{' ' * indent}- {_emit_scalar(item)}")
+            if len(lines[-1]) > WIDTH:
+                raise Unsure
+
+
+def _emit_scalar(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if value == {} or value == []:
+        return "{}" if isinstance(value, dict) else "[]"
+    if not isinstance(value, str):
+        raise Unsure
+    return _text(value)
+
+
+def _text(value: str) -> str:
+    """Plain where PyYAML writes it plain, else single-quoted, else Unsure."""
+    if not value:
+        return "''"
+    if not value.isprintable() or max(value) > "\uffff":
+        raise Unsure  # line breaks, controls, format characters, and (to libyaml) all beyond U+FFFF: double quotes
+    quoted = "'" + value.replace("'", "''") + "'"
+    first = value[0]
+    if first.isalpha() or first in "_/":  # YAML reads it as text unless it is a boolean or null word
+        if value in _BOOL_NULL or ": " in value or " #" in value or value.endswith((":", " ")):
+            return quoted
+        return value
+    if first in _INDICATORS or first == " " or value[:2] in ("- ", "? ", ": ") or value in ("-", "?", ":"):
+        return quoted
+    if value.isascii() and value.isdigit() and (value == "0" or first != "0"):
+        return quoted  # an integer
+    whole, dot, part = value.partition(".")
+    if dot and whole.isascii() and whole.isdigit() and part.isascii() and part.isdigit():
+        return quoted  # a float: a step like 4.3
+    if len(value) == 20 and _stamp(value):
+        return quoted  # a timestamp, as vibegit writes them
+    if _is_oid(value):
+        return value
+    raise Unsure
+
+
+def _stamp(value: str) -> bool:
+    """2026-11-30T10:24:04Z"""
+    digits = value[:4] + value[5:7] + value[8:10] + value[11:13] + value[14:16] + value[17:19]
+    shape = value[4] + value[7] + value[10] + value[13] + value[16] + value[19]
+    return digits.isascii() and digits.isdigit() and shape == "--T::Z"
+
+
+def _is_oid(value: str) -> bool:
+    """An object id with a letter in it: text to YAML (not 0b…, a binary number)."""
+    hexes = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value)
+    return hexes and not value.isdigit() and not value.startswith("0b")
