@@ -3,7 +3,7 @@ an event and a read after 10,000 events against after 10; an event in a
 repository of 100,000 files with 1,000 dirty against a tiny one; and the
 state branch's bytes per event after ``git gc``.
 
-    python benchmarks/events.py [--quick]
+    python benchmarks/events.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ pre-commit``, as pipx leaves it), so its interpreter starts as a user's
 does on both sides. The variants run interleaved after a warm-up; min /
 median / max and the load go to stderr.
 
-    python benchmarks/framework.py [--quick] [--entry 'vibegit hook']
+    python benchmarks/framework.py [--quick] [--entry 'vibegit hook'] [--python PATH]
 """
 
 from __future__ import annotations

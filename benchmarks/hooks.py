@@ -13,7 +13,7 @@
   an empty hook (``exit 0``): at most 1.25 × (the hook's sh fast path costs
   no more than starting sh; the row's label says what any hook adds).
 
-    python benchmarks/hooks.py [--runs N | --quick]
+    python benchmarks/hooks.py [--runs N | --quick] [--python PATH]
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ change each time, as an agent's do). Each run of either side starts from the
 same fresh state (new remotes, copies of the clone, no scan record); the two
 sides alternate. Rows print min / median / max and the load average.
 
-    python benchmarks/scale.py [--quick]
+    python benchmarks/scale.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The start-up budgets of issue 16, each the whole command a user types,
-against ``python -c pass`` of the same interpreter (the venv's own, with
-vibegit's bytecode compiled as an install leaves it), all run interleaved
-in one loop after a warm-up:
+against ``python -c pass`` of the same interpreter (the install under test:
+a fresh venv with the checkout installed by pip, not editable, bytecode
+compiled by pip; see common.py), all run interleaved in one loop after a
+warm-up:
 
 - one event (``task add``, ``phase``, ``context``) ≤ 3 ×;
 - ``status``, ``status --json``, ``list`` ≤ 2.5 ×;
@@ -12,7 +13,7 @@ Each row is judged on medians; min / median / max and the load go to
 stderr, and a row whose verdict on the minimums differs is marked "inside
 the noise".
 
-    python benchmarks/startup.py [--quick]
+    python benchmarks/startup.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ events in its history.
 - one event (``vibegit task add``) of one of the 50: at most 8 ×;
 - ``vibegit list``: at most 8 ×.
 
-    python benchmarks/workflows.py [--quick]
+    python benchmarks/workflows.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
