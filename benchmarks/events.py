@@ -3,7 +3,7 @@ an event and a read after 10,000 events against after 10; an event in a
 repository of 100,000 files with 1,000 dirty against a tiny one; and the
 state branch's bytes per event after ``git gc``.
 
-    python benchmarks/events.py [--quick]
+    python benchmarks/events.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import Row, hermetic_env, hooks_installed, paired, ratio_row, run_alone, run_cmd, sh
 
-VIBEGIT = [PYTHON, "-m", "vibegit"]
+VIBEGIT = ["vibegit"]
 
 
 def base_repo(repo: Path, env: dict[str, str]) -> Path:
@@ -45,7 +45,7 @@ def started(repo: Path, env: dict[str, str], tasks: int) -> None:
         f"for i in range({tasks}):\n"
         "    assert main(['task', 'add', f'T-{i:05d}', f'task {i}']) == 0\n"
     )
-    subprocess.run([PYTHON, "-c", code], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["python", "-c", code], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def lengthen_history(repo: Path, env: dict[str, str], events: int) -> None:
@@ -110,7 +110,7 @@ def state_bytes_per_event(root: Path, env: dict[str, str], events: int) -> float
         "    assert main(['context', '--last', f'worked on {t}', '--next', 'continue with the tests']) == 0\n"
         "    assert main(['task', 'done', t]) == 0\n"
     )
-    subprocess.run([PYTHON, "-c", code], cwd=repo, env=env, check=True)
+    subprocess.run(["python", "-c", code], cwd=repo, env=env, check=True)
     made = int(sh(repo, "git", "rev-list", "--count", "refs/heads/vibegit/state", env=env))
     sh(repo, "git", "gc", "-q", "--prune=now", env=env)
     objects = sh(repo, "git", "rev-list", "--objects", "refs/heads/vibegit/state", env=env).encode()
@@ -129,7 +129,7 @@ def measure(quick: bool = False) -> list[Row]:
         tasks = 4 * runs + 10
 
         short = tiny_repo(tmp / "short", env, tasks)
-        event, baseline = paired(next_task(short, env), run_cmd(tmp, env, PYTHON, "-c", "pass"), runs)
+        event, baseline = paired(next_task(short, env), run_cmd(tmp, env, "python", "-c", "pass"), runs)
         rows.append(ratio_row("one CLI event (vibegit task done)", event, "python -c pass", baseline, 8))
 
         long = tiny_repo(tmp / "long", env, tasks)
@@ -142,7 +142,7 @@ def measure(quick: bool = False) -> list[Row]:
         )
         rows.append(ratio_row(f"startup report after {n} events", read_long, "after ~10 events", read_short, 1.1))
         for repo in (short, long):
-            sh(repo, *VIBEGIT, "install", "--hook", "reference-transaction", env=env)
+            hooks_installed(repo, env, "--hook", "reference-transaction")
         commit = ("git", "commit", "-q", "--allow-empty", "-m", "blocked")
         hook_long, hook_short = paired(
             run_cmd(long, env, *commit, ok=(128,)), run_cmd(short, env, *commit, ok=(128,)), runs

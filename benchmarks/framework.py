@@ -13,10 +13,13 @@ about 15–20 ms), whatever the hook does; vibegit's hooks need that language
 (the framework installs vibegit with pip), so that cost is in the baseline,
 and each row's name says what vibegit costs over a ``language: system``
 no-op too. vibegit's entry is POSIX sh (hooks/vibegit-hook) that starts
-vibegit only when a workflow may be concerned. The variants run interleaved
-after a warm-up; min / median / max and the load go to stderr.
+vibegit only when a workflow may be concerned. The framework runs from a
+venv of its own made for the run (``python -m venv``, ``pip install
+pre-commit``, as pipx leaves it), so its interpreter starts as a user's
+does on both sides. The variants run interleaved after a warm-up; min /
+median / max and the load go to stderr.
 
-    python benchmarks/framework.py [--quick] [--entry 'vibegit hook']
+    python benchmarks/framework.py [--quick] [--entry 'vibegit hook'] [--python PATH]
 """
 
 from __future__ import annotations
@@ -31,12 +34,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, ROOT, Row, base_repo, hermetic_env, ratio_row, run_cmd, sh, table
+from benchmarks.common import (
+    Row,
+    base_repo,
+    hermetic_env,
+    package_copy,
+    python_option,
+    ratio_row,
+    results,
+    run_cmd,
+    sh,
+    use,
+)
 from benchmarks.hooks import toggling_checkout
 from benchmarks.trees import interleaved, median, report, within
 
 RATIO = 1.1
-PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "hooks/vibegit-hook")
 STAGES = "default_install_hook_types: [pre-commit, post-checkout]\n"
 VIBEGIT_CONFIG = STAGES + textwrap.dedent("""\
     repos:
@@ -62,24 +75,28 @@ NOOP_CONFIG = STAGES + textwrap.dedent("""\
 
 def hook_repo(root: Path, env: dict[str, str], entry: str = "") -> tuple[Path, str]:
     """This checkout's package committed in a repository of its own (pre-commit needs a rev)."""
-    dest = root / "vibegit-hooks"
-    for name in PACKAGE_FILES:
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, dest / name)
+    dest = package_copy(root / "vibegit-hooks")
     if entry:
         hooks = dest / ".pre-commit-hooks.yaml"
         hooks.write_text(hooks.read_text().replace("entry: vibegit-hook ", f"entry: {entry} "))
-    shutil.copytree(ROOT / "vibegit", dest / "vibegit", ignore=shutil.ignore_patterns("__pycache__"))
     sh(dest, "git", "init", "-q", "-b", "main", env=env)
     sh(dest, "git", "add", "-A", env=env)
     sh(dest, "git", "commit", "-q", "-m", "vibegit under test", env=env)
     return dest, sh(dest, "git", "rev-parse", "HEAD", env=env).strip()
 
 
-def consumer(path: Path, env: dict[str, str], config: str) -> Path:
-    """A small repository (branches main and other) with the framework installed from ``config``."""
+def framework(root: Path, env: dict[str, str]) -> Path:
+    """pre-commit installed by pip in a fresh venv of its own in ``root`` (as pipx leaves it); its interpreter."""
+    sh(root, sys.executable, "-m", "venv", str(root / "pre-commit-venv"), env=env)
+    python = root / "pre-commit-venv" / "bin" / "python"
+    sh(root, str(python), "-m", "pip", "install", "-q", "pre-commit", env=env)
+    return python
+
+
+def consumer(path: Path, env: dict[str, str], config: str, runner: Path) -> Path:
+    """A small repository (branches main and other) with the framework (``runner``) installed from ``config``."""
     base_repo(path, env, ".pre-commit-config.yaml", config, "other")
-    sh(path, PYTHON, "-m", "pre_commit", "install", "--install-hooks", env=env)
+    sh(path, str(runner), "-m", "pre_commit", "install", "--install-hooks", env=env)
     return path
 
 
@@ -91,9 +108,10 @@ def measure(quick: bool = False, entry: str = "") -> list[Row]:
         env = hermetic_env(tmp)
         env["PRE_COMMIT_HOME"] = str(tmp / "pre-commit-home")
         repo, rev = hook_repo(tmp, env, entry)
-        ours = consumer(tmp / "vibegit", env, VIBEGIT_CONFIG.format(repo=repo, rev=rev))
-        python_noop = consumer(tmp / "python-noop", env, NOOP_CONFIG.format(language="python"))
-        system_noop = consumer(tmp / "system-noop", env, NOOP_CONFIG.format(language="system"))
+        runner = framework(tmp, env)
+        ours = consumer(tmp / "vibegit", env, VIBEGIT_CONFIG.format(repo=repo, rev=rev), runner)
+        python_noop = consumer(tmp / "python-noop", env, NOOP_CONFIG.format(language="python"), runner)
+        system_noop = consumer(tmp / "system-noop", env, NOOP_CONFIG.format(language="system"), runner)
         commit = ("git", "commit", "-q", "--allow-empty", "-m", "bench")
         rows = []
         for label, go in (
@@ -113,14 +131,15 @@ def measure(quick: bool = False, entry: str = "") -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = python_option(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--quick", action="store_true", help="7 runs per side (a smoke test)")
     parser.add_argument("--entry", default="", help="another entry for vibegit's hooks, e.g. 'vibegit hook' (before)")
     args = parser.parse_args(argv)
+    use(args.python)
     rows = measure(args.quick, args.entry)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"vibegit through the pre-commit framework, medians ({PYTHON}, load {load})")
-    print(table(rows))
+    print(f"vibegit through the pre-commit framework, medians (load {load})")
+    print(results(rows))
     return 0 if all(r.passed for r in rows) else 1
 
 

@@ -13,7 +13,7 @@
   an empty hook (``exit 0``): at most 1.25 × (the hook's sh fast path costs
   no more than starting sh; the row's label says what any hook adds).
 
-    python benchmarks/hooks.py [--runs N | --quick]
+    python benchmarks/hooks.py [--runs N | --quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -29,7 +29,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, base_repo, hermetic_env, paired, ratio_row, run_cmd, sh, table, timed
+from benchmarks.common import (
+    Row,
+    base_repo,
+    hermetic_env,
+    hooks_installed,
+    paired,
+    python_option,
+    ratio_row,
+    results,
+    run_cmd,
+    sh,
+    timed,
+    use,
+)
 
 ADDED_MS = 5.0
 FLOOR_MS = 1.0  # over the cat-file -e floor
@@ -46,9 +59,9 @@ FETCH_RATIO = 1.25
 def make_repo(path: Path, env: dict[str, str], *, hooks: bool, workflow: str) -> Path:
     """A small repository with branches main and other; ``workflow``: none, ended or running."""
     base_repo(path, env, "README.md", "# bench\n", "other")
-    vibegit = [PYTHON, "-m", "vibegit"]
+    vibegit = ["vibegit"]  # the install's, first on PATH
     if hooks:
-        sh(path, *vibegit, "install", env=env)
+        hooks_installed(path, env)
     if workflow != "none":
         sh(path, *vibegit, "start", "bench", "--goal", "measure the hooks", env=env)
         sh(path, *vibegit, "task", "add", "T-001", "the lock check", env=env)
@@ -108,7 +121,7 @@ def measure(quick: bool = False, runs: int | None = None) -> list[Row]:
         c_ours, c_floor = paired(run_cmd(hooked, env, *commit), run_cmd(floor, env, *commit), 2 * runs)
         k_ours, k_floor = paired(toggling_checkout(hooked, env), toggling_checkout(floor, env), 2 * runs)
         blocked, python = paired(
-            run_cmd(locked, env, *commit, ok=(1, 128)), run_cmd(root, env, PYTHON, "-c", "pass"), runs
+            run_cmd(locked, env, *commit, ok=(1, 128)), run_cmd(root, env, "python", "-c", "pass"), runs
         )
         fetch_rows = measure_fetch(root, env, 3 if quick else 10)
     return [
@@ -147,7 +160,7 @@ def measure_fetch(root: Path, env: dict[str, str], runs: int) -> list[Row]:
         sh(root, "git", "init", "-q", str(local), env=env)
         sh(local, "git", "remote", "add", "origin", str(remote), env=env)
         if kind == "vibegit":
-            sh(local, PYTHON, "-m", "vibegit", "install", "--hook", "reference-transaction", env=env)
+            hooks_installed(local, env, "--hook", "reference-transaction")
         elif kind == "empty":
             shutil.copy2(empty, local / ".git" / "hooks" / "reference-transaction")
         return local
@@ -166,14 +179,15 @@ def measure_fetch(root: Path, env: dict[str, str], runs: int) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = python_option(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--runs", type=int, default=30, help="timed runs per side (default 30)")
     parser.add_argument("--quick", action="store_true", help="7 runs per side (a smoke test)")
     args = parser.parse_args(argv)
+    use(args.python)
     runs = 7 if args.quick else args.runs
     rows = measure(args.quick, runs)
-    print(f"vibegit git-hook budgets, medians of {runs} interleaved runs ({PYTHON})")
-    print(table(rows))
+    print(f"vibegit git-hook budgets, medians of {runs} interleaved runs")
+    print(results(rows))
     return 0 if all(r.passed for r in rows) else 1
 
 

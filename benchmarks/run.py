@@ -1,7 +1,13 @@
 """Run every performance benchmark and print one table:
 path, measured median, baseline median (same run), ratio, budget, pass/fail.
 
-    python benchmarks/run.py [--quick]
+    python benchmarks/run.py [--quick] [--python PATH]
+
+vibegit, its hooks and every ``python -c pass`` baseline run under one
+install like the README's, built once for the whole run: a fresh venv in a
+temporary directory with this checkout installed by pip, not editable
+(``--python PATH``: an interpreter that already has vibegit installed).
+The output's header names it and its ``python -c pass`` median.
 
 Exit status 1 when a budget is missed. Results of a full run on the
 project's machine are kept in docs/performance.md.
@@ -19,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import events, framework, hooks, scale, secrets, snapshot, startup, trees, workflows
-from benchmarks.common import table
+from benchmarks.common import python_option, results, use
 
 
 def machine() -> str:
@@ -31,15 +37,17 @@ def machine() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Run every vibegit benchmark.")
+    parser = python_option(argparse.ArgumentParser(description="Run every vibegit benchmark."))
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer runs (a smoke test)")
-    quick = parser.parse_args().quick
+    args = parser.parse_args()
+    quick = args.quick
+    use(args.python)  # one install for every script
     rows = []
     for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale):
         print(f"running {module.__name__} …", file=sys.stderr, flush=True)
         rows += module.measure(quick)
     print(f"Machine: {machine()}\n")
-    print(table(rows))
+    print(results(rows))
     return 0 if all(r.passed for r in rows) else 1
 
 

@@ -20,7 +20,7 @@ change each time, as an agent's do). Each run of either side starts from the
 same fresh state (new remotes, copies of the clone, no scan record); the two
 sides alternate. Rows print min / median / max and the load average.
 
-    python benchmarks/scale.py [--quick]
+    python benchmarks/scale.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, run_alone, sh
+from benchmarks.common import Row, hermetic_env, hooks_installed, run_alone, sh
 from benchmarks.events import base_repo, started
 
-VIBEGIT = [PYTHON, "-m", "vibegit"]
+VIBEGIT = ["vibegit"]
 STATE = "refs/heads/vibegit/state"
 SYNC_RATIO = 2.0
 SCAN_RATIO = 1.0
@@ -114,7 +114,7 @@ _OWN = (
 
 def own_rss(cwd: Path, env: dict[str, str], *args: str) -> int:
     """Peak RSS (KiB) of vibegit's own process running ``vibegit ARGS`` (not the git processes it starts; Linux)."""
-    proc = subprocess.run([PYTHON, "-c", _OWN, *args], cwd=cwd, env=env, capture_output=True)
+    proc = subprocess.run(["python", "-c", _OWN, *args], cwd=cwd, env=env, capture_output=True)
     code, rss = proc.stderr.decode().split()[-2:]
     if code != "0":
         raise SystemExit(f"benchmark step failed ({code}): vibegit {' '.join(args)}: {proc.stderr.decode()[-400:]}")
@@ -168,7 +168,7 @@ def first_sync(root: Path, env: dict[str, str], events: int, runs: int) -> tuple
     repo = base_repo(root / "long", env)
     started(repo, env, 3)
     add_events(repo, env, events, 1)
-    sh(repo, *VIBEGIT, "install", env=env)  # hooks as a user has them (vibegit's own stays quiet in a sync)
+    hooks_installed(repo, env)  # hooks as a user has them (vibegit's own stays quiet in a sync)
     tip = sh(repo, "git", "rev-parse", STATE, env=env).strip()
     ours, plain = root / "ours.git", root / "plain.git"
     sh(repo, "git", "remote", "add", "origin", str(ours), env=env)
@@ -200,7 +200,7 @@ def divergent_sync(root: Path, env: dict[str, str], events: int, runs: int) -> R
     sh(a, *VIBEGIT, "sync", env=env)
     b = root / "b"
     sh(root, "git", "clone", "-q", str(origin), str(b), env=env)
-    sh(b, *VIBEGIT, "install", env=env)
+    hooks_installed(b, env)
     sh(b, *VIBEGIT, "sync", env=env)  # B has the state and scanned it
     add_events(a, env, events, 2)
     sh(a, *VIBEGIT, "sync", env=env)
@@ -310,7 +310,7 @@ def bytes_per_event(root: Path, env: dict[str, str], events: int) -> float:
         "    assert main(['context', '--last', f'worked on {t} ({i})', '--next', f'the tests of part {i}']) == 0\n"
         "    assert main(['task', 'done', t]) == 0\n"
     )
-    subprocess.run([PYTHON, "-c", code], cwd=repo, env=env, check=True)
+    subprocess.run(["python", "-c", code], cwd=repo, env=env, check=True)
     made = int(sh(repo, "git", "rev-list", "--count", STATE, env=env)) - made
     return (size() - before) / made
 

@@ -6,38 +6,43 @@ content.
 Targets: 100 % of the true secrets refused on their line; 0 false positives
 on content the user's history holds unchanged; at most 2 on the non-secret
 corpus; the scan at most 500 ms per MiB of changed content (detect-secrets
-took 4,200-4,900 ms/MiB on this machine: docs/secrets.md).
+took 4,200-4,900 ms/MiB on this machine: docs/secrets.md). The scan runs
+in the install's interpreter (``common.call``), with its vibegit.
 
-    python benchmarks/secrets.py
+    python benchmarks/secrets.py [--python PATH]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, hermetic_env, table
-from tests.secrets_corpus import measure as corpus
+from benchmarks.common import Row, call, hermetic_env, python_option, results, use
 
 MS_PER_MIB = 500.0
 
 
+def corpus_run(work: str, runs: int) -> dict[str, object]:
+    """The corpus measured in ``work`` (run by ``measure`` in the install's interpreter, with its vibegit)."""
+    from tests.secrets_corpus import measure as corpus
+
+    return corpus.run(Path(work), dict(os.environ), runs)._asdict()
+
+
 def measure(quick: bool = False) -> list[Row]:
-    with tempfile.TemporaryDirectory(prefix="vibegit-bench-secrets-") as tmp:
-        root = Path(tmp)
-        env = hermetic_env(root)
-        saved = dict(os.environ)
-        os.environ.clear()
-        os.environ.update(env)  # the scan runs in this process: the same hermetic git
-        try:
-            r = corpus.run(root / "work", env, runs=1 if quick else 5)
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
+    tmp = Path(tempfile.mkdtemp(prefix="vibegit-bench-secrets-"))
+    try:
+        report = call(hermetic_env(tmp), "benchmarks.secrets:corpus_run", str(tmp / "work"), 1 if quick else 5)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    r = SimpleNamespace(**report)
     found = r.true_total - len(r.missed)
     per_mib = r.seconds * 1000 / r.mib
     return [
@@ -81,6 +86,7 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 if __name__ == "__main__":
+    use(python_option(argparse.ArgumentParser(description=__doc__.splitlines()[0])).parse_args().python)
     rows = measure()
-    print(table(rows))
+    print(results(rows))
     raise SystemExit(0 if all(r.passed for r in rows) else 1)

@@ -4,16 +4,19 @@ Builds a repository of a few thousand files with staged, unstaged and
 untracked work in a temporary directory, then times, on the same working
 tree, ``git stash create`` (a subprocess, as a user would run it) and
 ``vibegit.snapshot.take`` (the whole snapshot step of a checkpoint: scratch
-index, ``git add -A``, ``git write-tree``, HEAD's tree). Medians of several
-runs; prints both, the ratio and PASS/FAIL (exit 1 on FAIL).
+index, ``git add -A``, ``git write-tree``, HEAD's tree), both timed inside
+the install's interpreter (``common.call``), in the benchmarks' hermetic
+environment. Medians of several runs; prints both, the ratio and PASS/FAIL
+(exit 1 on FAIL).
 
-    python benchmarks/snapshot.py [--files N] [--dirty N] [--runs N]
+    python benchmarks/snapshot.py [--files N] [--dirty N] [--runs N] [--python PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, paired, ratio_row, run_cmd, table
-from vibegit.infra import git, snapshot
+from benchmarks.common import Row, call, hermetic_env, paired, python_option, ratio_row, results, run_cmd, use
 
 BUDGET = 1.5
 
@@ -59,31 +61,41 @@ def measure(
     files = files or (1000 if quick else 5000)
     dirty = dirty or (50 if quick else 200)
     runs = runs or (7 if quick else 15)
-    saved = {name: os.environ.pop(name) for name in [n for n in os.environ if n.startswith("GIT_")]}
+    tmp = Path(tempfile.mkdtemp(prefix="vibegit-bench-snapshot-"))
     try:
-        with tempfile.TemporaryDirectory(prefix="vibegit-bench-snapshot-") as tmp:
-            repo_path = build(Path(tmp), files, dirty)
-            repo = git.find_repo(repo_path)
-            assert snapshot.take(repo) is not None
-            stash = run_cmd(repo_path, dict(os.environ), "git", "stash", "create")
-            snap, base = paired(lambda: snapshot.take(repo), stash, runs)
+        env = hermetic_env(tmp)
+        repo = build(tmp, files, dirty)
+        snap, base = call(env, "benchmarks.snapshot:timed", str(repo), runs)
     finally:
-        os.environ.update(saved)
+        shutil.rmtree(tmp, ignore_errors=True)
     return [ratio_row(f"checkpoint snapshot ({files:,} files, {dirty} dirty)", snap, "git stash create", base, BUDGET)]
 
 
+def timed(repo_path: str, runs: int) -> tuple[float, float]:
+    """Medians (ms) of ``snapshot.take`` and ``git stash create`` in ``repo_path``, interleaved
+    (run by ``measure`` in the install's interpreter, with its vibegit)."""
+    from vibegit.infra import git, snapshot
+
+    repo = git.find_repo(Path(repo_path))
+    assert snapshot.take(repo) is not None
+    return paired(
+        lambda: snapshot.take(repo), run_cmd(Path(repo_path), dict(os.environ), "git", "stash", "create"), runs
+    )
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = python_option(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--files", type=int, default=5000)
     parser.add_argument("--dirty", type=int, default=200)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
+    use(args.python)
     rows = measure(False, args.files, args.dirty, args.runs)
     print(
         f"repository: {args.files} files, {args.dirty} modified ({args.dirty // 3} staged), "
         f"{max(1, args.dirty // 10)} untracked; medians of {args.runs} interleaved runs"
     )
-    print(table(rows))
+    print(results(rows))
     return 0 if all(r.passed for r in rows) else 1
 
 

@@ -1,7 +1,8 @@
 """The start-up budgets of issue 16, each the whole command a user types,
-against ``python -c pass`` of the same interpreter (the venv's own, with
-vibegit's bytecode compiled as an install leaves it), all run interleaved
-in one loop after a warm-up:
+against ``python -c pass`` of the same interpreter (the install under test:
+a fresh venv with the checkout installed by pip, not editable, bytecode
+compiled by pip; see common.py), all run interleaved in one loop after a
+warm-up:
 
 - one event (``task add``, ``phase``, ``context``) ≤ 3 ×;
 - ``status``, ``status --json``, ``list`` ≤ 2.5 ×;
@@ -12,7 +13,7 @@ Each row is judged on medians; min / median / max and the load go to
 stderr, and a row whose verdict on the minimums differs is marked "inside
 the noise".
 
-    python benchmarks/startup.py [--quick]
+    python benchmarks/startup.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, hermetic_env, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import Row, hermetic_env, hooks_installed, ratio_row, run_alone, run_cmd
 from benchmarks.events import base_repo, started
 from benchmarks.trees import interleaved, report, within
 
-VIBEGIT = (PYTHON, "-m", "vibegit")
+VIBEGIT = ("vibegit",)
 EVENT, READ, BLOCKED = 3.0, 2.5, 2.5
 
 
@@ -41,7 +42,7 @@ def measure(quick: bool = False) -> list[Row]:
         env = hermetic_env(tmp)
         repo = base_repo(tmp / "repo", env)
         started(repo, env, 3)
-        sh(repo, *VIBEGIT, "install", "--hook", "reference-transaction", env=env)
+        hooks_installed(repo, env, "--hook", "reference-transaction")
         ids = itertools.count()
         phases = itertools.cycle(("I", "P", "E", "R2", "R1"))
 
@@ -49,7 +50,7 @@ def measure(quick: bool = False) -> list[Row]:
             return run_cmd(repo, env, *VIBEGIT, *args, ok=ok)
 
         steps = {
-            "python -c pass": (None, run_cmd(tmp, env, PYTHON, "-c", "pass")),
+            "python -c pass": (None, run_cmd(tmp, env, "python", "-c", "pass")),
             "task add": (None, lambda: vg("task", "add", f"B-{next(ids):05d}", "a task")()),
             "phase": (None, lambda: vg("phase", next(phases))()),
             "context": (None, lambda: vg("context", "--last", f"step {next(ids)}")()),

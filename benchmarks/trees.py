@@ -12,7 +12,7 @@ a warm-up, and each prints min / median / max and the machine's load; a
 row whose verdict on the minimums differs from its verdict on the medians
 is marked "inside the noise".
 
-    python benchmarks/trees.py [--quick]
+    python benchmarks/trees.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import snapshot
-from benchmarks.common import PYTHON, Row, hermetic_env, ratio_row, run_cmd, sh, table, timed
+from benchmarks.common import Row, hermetic_env, python_option, ratio_row, results, run_cmd, sh, timed, use
 from benchmarks.events import big_repo, started
 
-VIBEGIT = [PYTHON, "-m", "vibegit"]
+VIBEGIT = ["vibegit"]
 Step = tuple[Callable[[], object] | None, Callable[[], object]]  # (untimed set-up, the timed command)
 
 
@@ -152,8 +152,10 @@ def measure(quick: bool = False) -> list[Row]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = python_option(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--quick", action="store_true", help="10,000 files, fewer runs")
-    measured = measure(parser.parse_args().quick)
-    print(table(measured))
+    args = parser.parse_args()
+    use(args.python)
+    measured = measure(args.quick)
+    print(results(measured))
     raise SystemExit(0 if all(r.passed for r in measured) else 1)

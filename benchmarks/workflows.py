@@ -10,7 +10,7 @@ events in its history.
 - one event (``vibegit task add``) of one of the 50: at most 8 ×;
 - ``vibegit list``: at most 8 ×.
 
-    python benchmarks/workflows.py [--quick]
+    python benchmarks/workflows.py [--quick] [--python PATH]
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import PYTHON, Row, base_repo, hermetic_env, paired, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import Row, base_repo, hermetic_env, hooks_installed, paired, ratio_row, run_alone, run_cmd, sh
 from benchmarks.events import lengthen_history
 from benchmarks.hooks import BLOCKED_RATIO, added_row, toggling_checkout
 
 WORKFLOWS = 50
 EVENT_RATIO = 8.0
 LIST_RATIO = 8.0
-VIBEGIT = [PYTHON, "-m", "vibegit"]
+VIBEGIT = ["vibegit"]
 
 
 def many(repo: Path, env: dict[str, str], workflows: int, *, hooks: bool) -> Path:
@@ -49,9 +49,9 @@ def many(repo: Path, env: dict[str, str], workflows: int, *, hooks: bool) -> Pat
         "    assert main(['task', 'start', 'T-000']) == 0\n"
         "subprocess.run(['git', 'switch', '-q', 'main'], check=True)\n"
     )
-    subprocess.run([PYTHON, "-c", code], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["python", "-c", code], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL)
     if hooks:
-        sh(repo, *VIBEGIT, "install", env=env)
+        hooks_installed(repo, env)
     return repo
 
 
@@ -97,7 +97,7 @@ def measure(quick: bool = False) -> list[Row]:
         )
         if probe.returncode == 0 or "commit blocked" not in probe.stderr:
             raise SystemExit(f"benchmark set-up failed: the locked commit was not blocked: {probe.stderr}")
-        python = run_cmd(tmp, env, PYTHON, "-c", "pass")
+        python = run_cmd(tmp, env, "python", "-c", "pass")
         blocked, base_blocked = paired(run_cmd(busy, env, *commit, ok=(128,)), python, runs)
         event, base_event = paired(one_event(busy, env), python, runs)
         listed, base_list = paired(run_cmd(busy, env, *VIBEGIT, "list"), python, runs)
