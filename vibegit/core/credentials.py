@@ -414,10 +414,15 @@ CHUNK = 1 << 20  # characters scanned at once
 OVERLAP = 8192  # carried into the next chunk, so a match across the cut is found whole
 
 
+_BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def encoding(head: bytes) -> str:
     """The codec of a blob from its first bytes: a BOM (UTF-8, UTF-16, UTF-32),
     UTF-16 without one (NUL in every other byte), UTF-8; anything else with
     NUL bytes is binary, read as latin-1 so the text inside it is still seen."""
+    if b"\0" not in head and not head.startswith(_BOMS):
+        return "utf-8"  # most blobs: one look for a NUL
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):

@@ -291,10 +291,16 @@ class CatFile:
                     if found is None:
                         yield None
                         continue
-                    left = [found[2]]
-                    yield found[0], found[1], found[2], self._pieces(rev, left, piece)
-                    for _ in self._pieces(rev, left, piece):  # what the caller left unread
-                        pass
+                    if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
+                        data = self._read(found[2])
+                        if len(data) < found[2]:
+                            raise GitError(f"git cat-file ended inside {rev[:12]}")
+                        yield found[0], found[1], found[2], iter((data,))
+                    else:
+                        left = [found[2]]
+                        yield found[0], found[1], found[2], self._pieces(rev, left, piece)
+                        for _ in self._pieces(rev, left, piece):  # what the caller left unread
+                            pass
                     self._read(1)
                 if not ahead:
                     asked = ask(data)
@@ -638,6 +644,13 @@ def merge_base(repo: Repo, a: str, b: str) -> str | None:
 def count(repo: Repo, *revs: str) -> int:
     """How many commits ``rev-list REVS`` lists."""
     return int(repo.out("rev-list", "--count", *revs))
+
+
+def apart(repo: Repo, a: str, b: str) -> tuple[int, int]:
+    """How many commits only ``a`` reaches, and only ``b`` (one process; 0 on
+    one side: that side is an ancestor of the other)."""
+    left, right = repo.out("rev-list", "--left-right", "--count", f"{a}...{b}", "--").split()
+    return int(left), int(right)
 
 
 def config_values(repo: Repo, key: str) -> list[str]:
