@@ -203,7 +203,6 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commi
         "--not",
         *pushed,
         "--",
-        piece=1 << 18,
     )
     width = len(repo.null_oid)  # ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
     none = repo.null_oid.encode()
