@@ -163,6 +163,20 @@ def _plain_find(text: str) -> list[tuple[int, int, str, str]]:
         "x" * 30 + ".abcdef." + "y" * 30,
         "NzkwMTIzNDU2Nzg5MDEyMzQ1Njc4.Xy1Ab2.Cd3Ef4Gh5Ij6Kl7Mn8Op9Qr0St1Uv2",
         f"{GHP} AKIA{'Z7Q2M4X8R6T1W3YP'} Bearer abcDEF123ghiJKL456mnoPQR789\n",
+        # a name inside the value before, right where that value's 250 characters end
+        "secret=" + "a1" * 122 + "token=token=Zx9Vb8Nm7Lk6Jh5Gf",
+        "key = 'short' Key: Zx9Vb8Nm7Lk6Jh5Gf PASSWORD => \"Qw3rTy8uIo0pAs\" passwd:=Qw3rTy8uIo0p",
+        "glpat-Ab3dE5fG7hJ9kL1mN2pQ xoxb-1234567890-Ab3dE5 sk_live_Ab3dE5fG7hJ9kL1mN2pQ4r "
+        "AIzaSyAb3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2 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 "
+        "npm_Ab3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4 https://me:S3cr3tPw@db.example.com "
+        'Basic dXNlcjpTM2NyM3RQdzk= "auth": "dXNlcjpTM2NyM3RQdzk="',
+        "sk-proj-"
+        + "Ab3dE5fG7h" * 5
+        + " sk-ant-api03-"
+        + "Ab3dE5fG7h" * 9
+        + " pypi-AgE"
+        + "Ab3dE5fG7h" * 6
+        + " eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Ab3dE5fG7hJ9kL1mN2pQ4r",
     ],
 )
 def test_the_prefilters_lose_nothing(text: str) -> None:

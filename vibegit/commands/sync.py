@@ -115,15 +115,16 @@ def integrate(
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.took", branch=settings.state_branch, remote=name, commit=theirs[:10]))
             return theirs, f"vibegit: take the state of {name}", theirs
-        if ours == theirs or git.is_ancestor(repo, theirs, ours):
+        if ours == theirs:
             return None, "", ours
-        if git.is_ancestor(repo, ours, theirs):
+        mine, other = git.apart(repo, ours, theirs)
+        if not other:  # theirs is in ours
+            return None, "", ours
+        if not mine:  # ours is in theirs
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
-            count = git.count(repo, f"{ours}..{theirs}")
-            news.append(t("sync.fast_forward", branch=settings.state_branch, n=count, remote=name))
+            news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", theirs
         commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name)
-        mine, other = git.count(repo, f"{theirs}..{ours}"), git.count(repo, f"{ours}..{theirs}")
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", commit
@@ -192,10 +193,10 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
         if do_redact:
             redact(repo, settings, ctx.config, e, app.say)
             do_redact = False
-        findings = secretscan.scan(repo, settings)
+            tip = git.commit_of(repo, settings.state_ref)
+        findings = secretscan.scan(repo, settings, tip)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
-        tip = git.commit_of(repo, settings.state_ref)
         if tip == theirs:
             app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=(tip or "")[:10]))
             return OK

@@ -39,11 +39,12 @@ class Rule(NamedTuple):
     edge: str = ""  # characters that must not come right before the match ("" none)
     check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer"
     # Prefilters, each exact (a text they rule out holds no match): the rule runs only when one of
-    # ``needles`` is in the text, or ``gate`` is found in it; a match begins with one of ``starts``
-    # (in any case), and the rule is tried only where one stands.
+    # ``needles`` is in the text, or ``gate`` is found in it (a regex led by a literal: the regex
+    # engine's prefix search beats ``in`` for short needles); a match begins where one of
+    # ``starts`` matches the lower-cased text, and the rule is tried only there.
     needles: tuple[str, ...] = ()
     gate: re.Pattern[str] | None = None
-    starts: tuple[str, ...] = ()
+    starts: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = ()
     lines: bool = False  # a match is a line that holds what ``gate`` finds: tried only at such lines' starts
 
 
@@ -53,7 +54,12 @@ _TOKEN = _WORD + "-"
 # A value assigned to a name: not starting with a quote, '$' (a variable) or a
 # bracket; '$' is allowed inside (passwords have it). Stops at quotes,
 # spaces and separators.
-_VALUE = r"""([^\s"'`,;(){}\[\]<>$%\\][^\s"'`,;(){}\[\]<>%\\]{7,249})"""
+_FIRST = r"""[^\s"'`,;(){}\[\]<>$%\\]"""
+_REST = r"""[^\s"'`,;(){}\[\]<>%\\]"""
+_VALUE = rf"({_FIRST}{_REST}{{7,249}})"
+_ASSIGN = r"""["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?"""  # what stands between a key-like name and its value
+
+_SK = re.compile("k-(?<=sk-)")  # OpenAI's and Anthropic's keys; led by its rarer letter, as the gates below
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -68,20 +74,26 @@ RULES: tuple[Rule, ...] = (
         re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
         0,
         _UPPER,
-        needles=("AKIA", "ASIA", "ABIA", "ACCA"),
+        gate=re.compile(r"A(?:KI|SI|BI|CC)A"),
     ),
-    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD, needles=("gh",)),
+    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD, gate=re.compile("gh[pousr]_")),
     Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",)),
-    Rule("GitLab token", re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"), 0, _TOKEN, needles=("gl",)),
-    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, needles=("xox",)),
+    Rule(
+        "GitLab token",
+        re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"),
+        0,
+        _TOKEN,
+        gate=re.compile("gl(?:pat|dt|rt|ptt|cbt|oas)-"),
+    ),
+    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, gate=re.compile("xox[abposr]-")),
     Rule(
         "Slack webhook",
         re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
         0,
         needles=("hooks.slack.com/",),
     ),
-    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, needles=("k_live_",)),
-    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, needles=("AIza",)),
+    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, gate=re.compile("k_live_")),
+    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, gate=re.compile("AIza")),
     Rule(
         "OpenAI key",
         re.compile(
@@ -89,25 +101,25 @@ RULES: tuple[Rule, ...] = (
         ),
         0,
         _TOKEN,
-        needles=("sk-",),
+        gate=_SK,
     ),
-    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, needles=("sk-ant-",)),
+    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, gate=_SK),
     Rule(
         "SendGrid key",
         re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
         0,
         _TOKEN,
-        needles=("SG.",),
+        gate=re.compile(r"SG\."),
     ),
-    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, needles=("npm_",)),
-    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN, needles=("pypi-AgE",)),
-    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1, needles=("AccountKey=",)),
+    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, gate=re.compile("npm_")),
+    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN, gate=re.compile("AgE(?<=pypi-AgE)")),
+    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1, gate=re.compile("AccountKey=")),
     Rule(
         "JSON web token",
         re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
         0,
         _TOKEN,
-        needles=("eyJ",),
+        gate=re.compile("J(?<=eyJ)"),
     ),
     Rule(
         "Discord bot token",
@@ -117,7 +129,12 @@ RULES: tuple[Rule, ...] = (
         gate=re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
     ),
     Rule(
-        "bearer token", re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"), 1, _WORD, "bearer", needles=("Bearer",)
+        "bearer token",
+        re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"),
+        1,
+        _WORD,
+        "bearer",
+        gate=re.compile("Bearer"),
     ),
     # scheme://user:password@host; the user may be empty (redis://:pw@host)
     Rule(
@@ -126,7 +143,7 @@ RULES: tuple[Rule, ...] = (
         1,
         "",
         "url",
-        needles=("://",),
+        gate=re.compile("://"),
     ),
     Rule(
         "netrc password",
@@ -141,7 +158,7 @@ RULES: tuple[Rule, ...] = (
         1,
         _WORD,
         "basic",
-        needles=("Basic",),
+        gate=re.compile("Basic"),
     ),
     Rule(
         "base64 user:password",
@@ -149,7 +166,7 @@ RULES: tuple[Rule, ...] = (
         1,
         "",
         "basic",
-        needles=('"auth"',),
+        gate=re.compile('"auth"'),
     ),
     Rule(
         "pgpass line",
@@ -161,11 +178,18 @@ RULES: tuple[Rule, ...] = (
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
         "secret assigned to a key-like name",
-        re.compile(rf"""(?i)(key|token|secret|passw(?:or)?d)["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?{_VALUE}"""),
+        re.compile(rf"(?i)(key|token|secret|passw(?:or)?d){_ASSIGN}{_VALUE}"),
         2,
         "",
         "keyword",
-        starts=("key", "token", "secret", "passw"),
+        # where a name can begin: found by a letter in it the text seldom holds, a separator and the
+        # shortest value after it (the match is that part of the name only, so a name inside the value
+        # before is found too), and the name's start that many characters before
+        starts=(
+            (re.compile(rf"k(?:ey|en)(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (0, 2)),  # key, to-ken
+            (re.compile(rf"cret(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (2,)),  # se-cret
+            (re.compile(rf"w(?:or)?d(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (4,)),  # pass-w(or)d
+        ),
     ),
 )
 
@@ -293,6 +317,7 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
     wins where two overlap); ``first_line`` numbers the text's first line."""
     found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
     lowered: str | None = None
+    gated: dict[re.Pattern[str], bool] = {}
     for index, rule in enumerate(RULES):
         for needle in rule.needles:
             if needle in text:
@@ -300,8 +325,11 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
         else:
             if rule.needles:
                 continue
-        if rule.gate is not None and rule.gate.search(text) is None:
-            continue
+        if rule.gate is not None:
+            if rule.gate not in gated:  # a gate two rules share is searched once
+                gated[rule.gate] = rule.gate.search(text) is not None
+            if not gated[rule.gate]:
+                continue
         if rule.starts:
             lowered = _lowered(text) if lowered is None else lowered
             matches = _matches_at(rule, text, lowered) if lowered else rule.pattern.finditer(text)
@@ -341,13 +369,10 @@ def _lowered(text: str) -> str:
 
 
 def _matches_at(rule: Rule, text: str, lowered: str) -> Iterator[re.Match[str]]:
-    """``rule.pattern.finditer(text)``, trying only where one of ``rule.starts`` stands."""
-    places: set[int] = set()
-    for word in rule.starts:
-        at = lowered.find(word)
-        while at >= 0:
-            places.add(at)
-            at = lowered.find(word, at + 1)
+    """``rule.pattern.finditer(text)``, trying only where one of ``rule.starts`` matches ``lowered``."""
+    places = {
+        m.start() - b for start, backs in rule.starts for m in start.finditer(lowered) for b in backs if m.start() >= b
+    }
     return _matches_from(rule, text, sorted(places))
 
 
@@ -389,10 +414,15 @@ CHUNK = 1 << 20  # characters scanned at once
 OVERLAP = 8192  # carried into the next chunk, so a match across the cut is found whole
 
 
+_BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def encoding(head: bytes) -> str:
     """The codec of a blob from its first bytes: a BOM (UTF-8, UTF-16, UTF-32),
     UTF-16 without one (NUL in every other byte), UTF-8; anything else with
     NUL bytes is binary, read as latin-1 so the text inside it is still seen."""
+    if b"\0" not in head and not head.startswith(_BOMS):
+        return "utf-8"  # most blobs: one look for a NUL
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):

@@ -11,6 +11,7 @@ always off the hook path, imported inside the function that needs it.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import subprocess
 import threading
@@ -56,16 +57,18 @@ def run(
     return proc
 
 
-def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[str]:
+def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]]:
     """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
-    they come: a long output is never held whole. A failure is a GitError."""
+    they come, in lists of those complete in each read: a long output is
+    never held whole. A failure is a GitError."""
     proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout and proc.stderr
     rest = b""
     try:
         while data := proc.stdout.read(piece):
             *done, rest = (rest + data).split(b"\0")
-            yield from (field.decode(errors="surrogateescape") for field in done)
+            if done:
+                yield done
         said = proc.stderr.read()
     finally:
         proc.stdout.close()
@@ -74,7 +77,7 @@ def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[str]:
     if code:
         raise GitError(f"git {' '.join(args[:3])} failed: {reason(subprocess.CompletedProcess(args, code, b'', said))}")
     if rest:
-        yield rest.decode(errors="surrogateescape")
+        yield [rest]
 
 
 def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
@@ -193,19 +196,28 @@ def identity(config: dict[str, str], role: str = "COMMITTER") -> Identity:
     )
 
 
-BATCH = 256  # names asked of cat-file at once: their lines fit in a pipe, so asking never blocks
+BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
+AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 has the name
 
 
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
-    def __init__(self, repo: Repo) -> None:
+    def __init__(self, repo: Repo, pipe: int = 0) -> None:
+        """``pipe``: the size to ask for git's output pipe (a reader of many
+        objects lets git run that far ahead of it; Linux, else ignored)."""
         self._proc = subprocess.Popen(
             ["git", "cat-file", "--batch"],
             cwd=repo.toplevel,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )
+        if pipe and self._proc.stdout:
+            try:
+                fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, pipe)
+            except OSError:
+                pass  # over the system's limit: the default pipe
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
         assert self._proc.stdin
@@ -256,23 +268,43 @@ class CatFile:
         inp = self._proc.stdin
         assert inp
         todo = iter(revs)
+
+        def lines(batch: list[str]) -> bytes:
+            return b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev)
+
+        def ask(data: bytes) -> int:
+            inp.write(data)
+            inp.flush()
+            return len(data)
+
         try:
-            while True:
-                batch = list(islice(todo, BATCH))
-                if not batch:
-                    return
-                inp.write(b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev))
-                inp.flush()
+            batch = list(islice(todo, BATCH))
+            asked = ask(lines(batch))
+            while batch:
+                after = list(islice(todo, BATCH))
+                data = lines(after)
+                ahead = asked <= AHEAD_BYTES and len(data) <= AHEAD_BYTES  # both fit in the pipe: never blocks
+                if ahead:  # git answers it while this one is read
+                    asked = ask(data)
                 for rev in batch:
                     found = self._answer() if "\n" not in rev else None
                     if found is None:
                         yield None
                         continue
-                    left = [found[2]]
-                    yield found[0], found[1], found[2], self._pieces(rev, left, piece)
-                    for _ in self._pieces(rev, left, piece):  # what the caller left unread
-                        pass
+                    if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
+                        data = self._read(found[2])
+                        if len(data) < found[2]:
+                            raise GitError(f"git cat-file ended inside {rev[:12]}")
+                        yield found[0], found[1], found[2], iter((data,))
+                    else:
+                        left = [found[2]]
+                        yield found[0], found[1], found[2], self._pieces(rev, left, piece)
+                        for _ in self._pieces(rev, left, piece):  # what the caller left unread
+                            pass
                     self._read(1)
+                if not ahead:
+                    asked = ask(data)
+                batch = after
         except GeneratorExit:
             if self._proc.stdout:
                 self._proc.stdout.close()  # git may be blocked writing what was asked
@@ -612,6 +644,13 @@ def merge_base(repo: Repo, a: str, b: str) -> str | None:
 def count(repo: Repo, *revs: str) -> int:
     """How many commits ``rev-list REVS`` lists."""
     return int(repo.out("rev-list", "--count", *revs))
+
+
+def apart(repo: Repo, a: str, b: str) -> tuple[int, int]:
+    """How many commits only ``a`` reaches, and only ``b`` (one process; 0 on
+    one side: that side is an ancestor of the other)."""
+    left, right = repo.out("rev-list", "--left-right", "--count", f"{a}...{b}", "--").split()
+    return int(left), int(right)
 
 
 def config_values(repo: Repo, key: str) -> list[str]:

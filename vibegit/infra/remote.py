@@ -47,11 +47,22 @@ def state_remote(repo: git.Repo, settings: Settings, given: str | None = None, f
     )
 
 
+_valid: set[str] = set()  # refs check-ref-format accepted in this process
+
+
 def remote_ref(repo: git.Repo, remote: str) -> str:
     ref = f"{git.REMOTE_NS}{remote}"
-    if repo.git("check-ref-format", ref, check=False).returncode:
-        raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
+    if ref not in _valid:
+        if repo.git("check-ref-format", ref, check=False).returncode:
+            raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
+        _valid.add(ref)
     return ref
+
+
+def _commit_at(repo: git.Repo, ref: str) -> str | None:
+    """The commit ``ref`` names, or None (asked of the command's reader: no process)."""
+    found = git.reader(repo).get(f"{ref}^{{commit}}")
+    return found[1] if found is not None and found[0] == "commit" else None
 
 
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
@@ -66,10 +77,11 @@ def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
         if "couldn't find remote ref" in err:
-            repo.git("update-ref", "-d", ref, check=False)
+            if git.reader(repo).get(ref) is not None:  # a copy fetched before: the remote's is gone
+                repo.git("update-ref", "-d", ref, check=False)
             return None
         raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
-    return git.commit_of(repo, ref)
+    return _commit_at(repo, ref)
 
 
 def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
@@ -102,7 +114,7 @@ def send(repo: git.Repo, settings: Settings, remote: str, verify: bool = True) -
     for it (unless not ``verify``); what was pushed is recorded as the remote's copy."""
     pushed = git.push_ref(repo, settings.state_ref, remote, verify)
     if pushed.ok and pushed.flags != ["="]:
-        tip = git.commit_of(repo, settings.state_ref)
+        tip = _commit_at(repo, settings.state_ref)
         if tip:
             repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
     return pushed

@@ -183,7 +183,7 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commi
     """The commits pushing ``tip`` would publish, oldest first (parents before
     children), each with what it changes against its first parent: one
     ``git log``, read as it comes, whatever the history's length."""
-    tokens = git.fields(
+    groups = git.fields(
         repo,
         "log",
         "--raw",
@@ -204,31 +204,41 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commi
         *pushed,
         "--",
     )
+    width = len(repo.null_oid)  # ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
+    none = repo.null_oid.encode()
     commit: _Commit | None = None
-    paths: dict[str, str] = {}  # one string per path: the same few paths recur in every commit
-    for field in tokens:
-        token = field.lstrip("\n")
-        if token.startswith("commit "):
-            if commit is not None:
-                yield commit
-            ids = token.split()[1:]
-            commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
-        elif token.startswith(":") and commit is not None:
-            path = next(tokens, None)
-            if path is None:
-                break
-            _, mode, _, oid, _ = token[1:].split(" ", 4)
-            if set(oid) == {"0"} or mode == "160000":
+    record = b""  # a change whose path is the next field
+    paths: dict[bytes, tuple[str, bool, bool]] = {}  # path: (text, a snapshot tree's, inside one); the same recur
+    for group in groups:
+        for field in group:
+            if record:
+                mode, oid, record = record[8:14], record[16 + width : 16 + 2 * width], b""
+                if commit is None or oid == none or mode == b"160000":
+                    continue
+                known = paths.get(field)
+                if known is None:
+                    path = field.decode(errors="surrogateescape")
+                    known = paths[field] = (path, _is_snapshot_root(path), _in_snapshot(path))
+                if mode == b"040000":
+                    if known[1] and not commit.snapshots_changed:
+                        commit = commit._replace(snapshots_changed=True)
+                elif not known[2]:
+                    commit.state.append((oid.decode(), known[0]))
                 continue
-            if mode == "040000":
-                if path == "snapshot" or (
-                    path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot")
-                ):
-                    commit = commit._replace(snapshots_changed=True)
-            elif not _in_snapshot(path):
-                commit.state.append((oid, paths.setdefault(path, path)))
+            field = field.lstrip(b"\n")
+            if field.startswith(b":"):
+                record = field
+            elif field.startswith(b"commit "):
+                if commit is not None:
+                    yield commit
+                ids = field.decode().split()[1:]
+                commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
     if commit is not None:
         yield commit
+
+
+def _is_snapshot_root(path: str) -> bool:
+    return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
 def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
@@ -276,6 +286,7 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
 GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
+PIPE = 1 << 20  # cat-file's output pipe: git reads and inflates that far ahead while the rules run
 _NO_HITS: list[credentials.Hit] = []  # shared, never changed: most texts hold nothing
 
 
@@ -337,7 +348,7 @@ def scan(
     allowed = allowlist(repo) if allowed is None else allowed
     findings: list[Finding] = []
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
-    with git.CatFile(repo) as cat:  # its own reader: blobs are streamed through it
+    with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
         scope = new_content(repo, settings, cat, tip)
         hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
         in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
