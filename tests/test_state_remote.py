@@ -13,6 +13,8 @@ from tests.helpers import Machines, git, remote_with_laptop, run_git
 from vibegit.core.settings import settings
 from vibegit.errors import BadInput
 from vibegit.infra.caller import is_dry_run, push_arguments
+from vibegit.infra.git import find_repo
+from vibegit.infra.remote import send
 
 
 def has_state(bare: Path) -> bool:
@@ -76,9 +78,9 @@ def test_the_users_pre_push_checks_run_for_the_state_push(tmp_path: Path, m: Mac
     saw = tmp_path / "saw"
     hook = laptop / ".git" / "hooks" / "pre-push"
     hook.write_text(  # a team's scanner: it refuses anything that mentions "forbidden"
-        f'#!/bin/sh\nwhile read -r local sha rest; do echo "$local" >> {saw}\n'
+        f'#!/bin/sh\nwhile read -r local sha remote rest; do echo "$remote" >> {saw}\n'
         '  if [ "$sha" != 0000000000000000000000000000000000000000 ] && '
-        'git grep -q forbidden "$sha" -- 2>/dev/null; then echo "scanner: forbidden word in $local" >&2; exit 1; fi\n'
+        'git grep -q forbidden "$sha" -- 2>/dev/null; then echo "scanner: forbidden word in $remote" >&2; exit 1; fi\n'
         "done\nexit 0\n"
     )
     hook.chmod(0o755)
@@ -86,7 +88,8 @@ def test_the_users_pre_push_checks_run_for_the_state_push(tmp_path: Path, m: Mac
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
     git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "work")
     assert "pushed vibegit/state" in run_git(laptop, "push", "origin", "main").err
-    assert saw.read_text().split() == ["refs/heads/main", "refs/heads/vibegit/state"]  # once each, no recursion
+    # once each, no recursion (the state push names the commit the scan read: git shows its id as the local ref)
+    assert saw.read_text().split() == ["refs/heads/main", "refs/heads/vibegit/state"]
 
     m.ok("laptop", laptop, "context", "--next", "the forbidden thing")
     git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "more")
@@ -117,3 +120,32 @@ def test_the_remote_setting() -> None:
         settings({"vibegit.remote": "-x"})
     said: list[str] = []
     assert settings({"vibegit.remote": "a b"}, fallback=said.append).remote is None and said
+
+
+def test_only_the_commit_the_scan_read_is_pushed(tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event between the secret scan and the push is not published unread:
+    the push names the scanned commit, not the branch."""
+    origin, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    scanned = git(laptop, "rev-parse", "vibegit/state")
+    m.ok("laptop", laptop, "task", "add", "T-001", "an event while the scan ran")
+    monkeypatch.chdir(laptop)
+    pushed = send(find_repo(), settings({}), "origin", scanned)
+    assert pushed.ok and git(origin, "rev-parse", "vibegit/state") == scanned
+    assert git(laptop, "rev-parse", "refs/vibegit/remote/origin") == scanned  # the remote's copy as pushed
+
+
+def test_the_users_own_push_of_the_state_is_scanned_as_git_sends_it(tmp_path: Path, m: Machines) -> None:
+    origin, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    clean = git(laptop, "rev-parse", "vibegit/state")
+    (laptop / "notes.txt").write_text("token: " + "ghp_" + "Qm7Zt2Lx9Vb4Nc8Kd1Pf6Hs3Jw5Ry0Ta2Ue4" + "\n")
+    m.ok("laptop", laptop, "checkpoint")
+    result = run_git(laptop, "push", "origin", f"{clean}:refs/heads/vibegit/state")  # the clean commit: it goes
+    assert result.code == 0, result.err
+    assert run_git(laptop, "push", "origin", "vibegit/state").code != 0  # the checkpoint holds the key
+    assert git(origin, "rev-parse", "vibegit/state") == clean
+    result = run_git(laptop, "push", "origin", ":vibegit/state")  # a deletion publishes nothing
+    assert result.code == 0, result.err
+    assert not has_state(origin)

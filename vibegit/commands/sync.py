@@ -194,14 +194,16 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             redact(repo, settings, ctx.config, e, app.say)
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
+        if tip is None:
+            continue  # the state branch went away meanwhile (redact found nothing to keep): look again
         findings = secretscan.scan(repo, settings, tip)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:
-            app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=(tip or "")[:10]))
+            app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
             return OK
-        if remote.push(repo, settings, name, verify):
-            app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=(tip or "")[:10]))
+        if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
+            app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
             return OK
         app.say(t("sync.moved_on", remote=name))
     raise Refused(t("sync.kept_moving", remote=name, branch=settings.state_branch))

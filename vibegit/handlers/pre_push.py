@@ -15,25 +15,30 @@ from vibegit.handlers.common import open_for_hook
 from vibegit.infra import caller, git, remote, secretscan
 
 
-def _pushed_refs(args: list[str]) -> tuple[str, str, set[str]]:
-    """The remote (name or URL), its URL and every ref named by this push (git's stdin or pre-commit's env)."""
+def _pushed_refs(args: list[str]) -> tuple[str, str, dict[str, str]]:
+    """The remote (name or URL), its URL and every ref named by this push with
+    the commit git pushes for it, or "" (git's stdin or pre-commit's env)."""
+    refs: dict[str, str] = {}
     if len(args) >= 1:
-        refs: set[str] = set()
         for line in sys.stdin.read().splitlines():
             parts = line.split()
             if len(parts) == 4:
-                refs.update((parts[0], parts[2]))
+                refs[parts[0]] = refs[parts[2]] = parts[1]
         return args[0], args[1] if len(args) > 1 else args[0], refs
     url = os.environ.get("PRE_COMMIT_REMOTE_URL") or ""
     name = os.environ.get("PRE_COMMIT_REMOTE_NAME") or url
-    refs = {os.environ.get("PRE_COMMIT_LOCAL_BRANCH", ""), os.environ.get("PRE_COMMIT_REMOTE_BRANCH", "")}
-    return name, url, refs - {""}
+    sent = os.environ.get("PRE_COMMIT_TO_REF", "")
+    for var in ("PRE_COMMIT_LOCAL_BRANCH", "PRE_COMMIT_REMOTE_BRANCH"):
+        if os.environ.get(var):
+            refs[os.environ[var]] = sent
+    return name, url, refs
 
 
-def push_state(repo: git.Repo, settings: Settings, remote_name: str) -> str | None:
-    """Push the state branch to ``remote_name``, fast-forward only; one line to show, or None."""
+def push_state(repo: git.Repo, settings: Settings, remote_name: str, tip: str) -> str | None:
+    """Push ``tip``, the state branch as the scan read it, to ``remote_name``,
+    fast-forward only; one line to show, or None."""
     state_branch = settings.state_branch
-    pushed = remote.send(repo, settings, remote_name)
+    pushed = remote.send(repo, settings, remote_name, tip)
     if pushed.ok:
         return None if pushed.flags == ["="] else f"vibegit: pushed {state_branch} to {remote_name}"
     if "!" in pushed.flags:
@@ -55,13 +60,18 @@ def run(args: list[str]) -> int:
         return OK
     repo, conf = open_for_hook()
     ref = conf.state_ref
+    tip = git.commit_of(repo, ref)
     if ref in refs or conf.state_branch in refs:  # the user pushes the state branch itself: only the scan
-        refusal = secretscan.check(repo, conf)
+        sent = refs.get(ref) or refs.get(conf.state_branch) or ""
+        if git.is_oid(sent) and not sent.strip("0"):
+            return OK  # a deletion publishes nothing
+        tip = sent if git.is_oid(sent) else tip  # what git pushes, not what the branch holds now
+        refusal = secretscan.check(repo, conf, tip) if tip else None
         if refusal:
             print(f"vibegit: {refusal}", file=sys.stderr, flush=True)
             return REFUSED
         return OK
-    if git.commit_of(repo, ref) is None:
+    if tip is None:
         return OK
     found = git.remote_config(repo)
     try:
@@ -71,11 +81,11 @@ def run(args: list[str]) -> int:
         return OK
     if name != target and url != found.urls.get(target):
         return OK  # not the remote the state belongs to: 'vibegit sync --remote NAME' sends it there when asked
-    refusal = secretscan.check(repo, conf)
+    refusal = secretscan.check(repo, conf, tip)
     if refusal:
         print(f"vibegit: {refusal}. Your push goes on without it.", file=sys.stderr, flush=True)
         return OK
-    line = push_state(repo, conf, target)
+    line = push_state(repo, conf, target, tip)
     if line:
         print(line, file=sys.stderr, flush=True)
     return OK

@@ -530,13 +530,16 @@ class Pushed(NamedTuple):
     hook_said: str = ""  # the last lines the hook printed
 
 
-def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True) -> Pushed:
-    """Push ``ref`` to the same name on ``remote``, fast-forward only.
+def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str = "") -> Pushed:
+    """Push ``ref`` (or exactly ``commit``, the one a scan read) to the same
+    name on ``remote``, fast-forward only.
 
     The user's own pre-push hooks run for it (``verify``; their scanners
     see what vibegit publishes too), vibegit's own stays quiet (IN_HOOK)."""
+    if commit and not is_oid(commit):
+        raise BadInput(f"git push: {commit!r:.60} is not an object id")
     env = clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
-    args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{ref}:{ref}"]
+    args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{commit or ref}:{ref}"]
     proc = run(args, cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
     flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]

@@ -109,20 +109,20 @@ def hook_refusal(settings: Settings, remote: str, pushed: git.Pushed, retry: str
     )
 
 
-def send(repo: git.Repo, settings: Settings, remote: str, verify: bool = True) -> git.Pushed:
-    """Push the state branch fast-forward only, the user's pre-push hooks run
-    for it (unless not ``verify``); what was pushed is recorded as the remote's copy."""
-    pushed = git.push_ref(repo, settings.state_ref, remote, verify)
+def send(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool = True) -> git.Pushed:
+    """Push ``tip``, the state branch's commit the secret scan read (an event
+    after the scan is not pushed unread), fast-forward only, the user's
+    pre-push hooks run for it (unless not ``verify``); what was pushed is
+    recorded as the remote's copy."""
+    pushed = git.push_ref(repo, settings.state_ref, remote, verify, commit=tip)
     if pushed.ok and pushed.flags != ["="]:
-        tip = _commit_at(repo, settings.state_ref)
-        if tip:
-            repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
+        repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
     return pushed
 
 
-def push(repo: git.Repo, settings: Settings, remote: str, verify: bool = True) -> bool:
+def push(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool = True) -> bool:
     """``send`` for sync: False when the remote moved on meanwhile; a refusal says what to do."""
-    pushed = send(repo, settings, remote, verify)
+    pushed = send(repo, settings, remote, tip, verify)
     if pushed.ok:
         return True
     if "!" in pushed.flags:

@@ -391,9 +391,9 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str
     return head + "\n  " + "\n  ".join(lines) + "\n" + t("secrets.refusal_how", file=ALLOW_FILE)
 
 
-def check(repo: git.Repo, settings: Settings) -> str | None:
-    """For the pre-push hook: the refusal text, or None when the push may go."""
-    findings = scan(repo, settings)
+def check(repo: git.Repo, settings: Settings, tip: str) -> str | None:
+    """For the pre-push hook: the refusal text for pushing ``tip``, or None when it may go."""
+    findings = scan(repo, settings, tip)
     return refusal(findings, settings) if findings else None
 
 
