@@ -154,7 +154,9 @@ def test_a_foreign_pre_push_with_stdin_is_chained(repo: Path, vg: VG, tmp_path: 
     assert result.code == 0, result.err
     lines = seen.read_text().splitlines()  # for the user's push, then for the state push (vibegit's own stays quiet)
     assert len(lines) == 4 and lines[0] == lines[2] == "origin"
-    assert lines[1].startswith("refs/heads/main ") and lines[3].startswith("refs/heads/vibegit/state ")
+    assert lines[1].startswith("refs/heads/main ")
+    local, sha, remote_ref, _ = lines[3].split()  # the state push names the commit the scan read
+    assert local == sha == git(repo, "rev-parse", "vibegit/state") and remote_ref == "refs/heads/vibegit/state"
     assert git(bare, "rev-parse", "refs/heads/vibegit/state") == git(repo, "rev-parse", "vibegit/state")
 
 
