@@ -25,7 +25,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, base_repo, hermetic_env, hooks_installed, paired, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import (
+    Row,
+    base_repo,
+    hermetic_env,
+    hooks_installed,
+    paired,
+    quiet_objects,
+    ratio_row,
+    run_alone,
+    run_cmd,
+    sh,
+)
 from benchmarks.events import lengthen_history
 from benchmarks.hooks import BLOCKED_RATIO, added_row, toggling_checkout
 
@@ -75,9 +86,12 @@ def measure(quick: bool = False) -> list[Row]:
         env = hermetic_env(tmp / "home")
         hooked = many(tmp / "hooked", env, workflows, hooks=True)
         lengthen_history(hooked, env, events)
-        plain = tmp / "plain"
-        sh(tmp, "git", "clone", "-q", "--no-local", str(hooked), str(plain), env=env)
-        sh(plain, "git", "branch", "-q", "free", "origin/free", env=env)
+        quiet_objects(hooked, env)
+        plain = tmp / "plain"  # the same repository, objects and refs, without the hooks
+        shutil.copytree(hooked, plain, symlinks=True)
+        for hook in (plain / ".git" / "hooks").iterdir():
+            if not hook.name.endswith(".sample"):
+                hook.unlink()
         for repo in (hooked, plain):
             sh(repo, "git", "switch", "-q", "free", env=env)
         label = f"{workflows} workflows, {events:,} events"

@@ -178,7 +178,10 @@ def test_an_unreadable_state_branch_setting_blocks_with_the_fix(locked: Path, va
     assert result.code != 0 and "vibegit.stateBranch" in result.err and "git config" in result.err
 
 
-def test_a_deleted_state_branch_while_the_mirror_shows_the_lock(locked: Path) -> None:
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_deleted_state_branch_while_the_mirror_shows_the_lock(locked: Path, packed: bool) -> None:
+    if packed:  # no ref file for the shim to look at: git tells (its rev-parse)
+        git(locked, "pack-refs", "--all")
     git(locked, "branch", "-D", "vibegit/state")  # "delete every branch but main"
     head = git(locked, "rev-parse", "HEAD")
     result = commit(locked)

@@ -49,21 +49,22 @@ plain_config() {  # config file $1 can neither set vibegit.* nor bring in anothe
 	done <"$1"
 }
 
+common_dir() {  # $common: the repository's git dir that linked worktrees share; false when sh cannot tell
+	git_dir
+	common=${GIT_COMMON_DIR-}
+	[ -z "$common" ] || return 0
+	common=$gitdir
+	[ -f "$gitdir/commondir" ] || return 0
+	read -r common <"$gitdir/commondir" || return 1
+	case $common in /*) ;; *) common=$gitdir/$common ;; esac
+}
+
 no_settings() {  # sure, without a git process, that no vibegit.* setting is set; any doubt: false (git config reads them)
 	# only under the git that 'vibegit install' asked (git puts its exec path first on a hook's PATH)
 	[ -n "$VIBEGIT_GIT" ] && [ -n "$VIBEGIT_GIT_SYSTEM" ] && [ "${PATH%%:*}" = "$VIBEGIT_GIT" ] || return 1
 	[ -z "${GIT_CONFIG_PARAMETERS-}${GIT_CONFIG_COUNT-}${GIT_CONFIG-}" ] || return 1  # git -c, GIT_CONFIG_KEY_n
 	[ -n "${HOME-}" ] && [ -n "${GIT_CONFIG_GLOBAL-x}" ] && [ -n "${GIT_CONFIG_SYSTEM-x}" ] || return 1
-	git_dir
-	common=${GIT_COMMON_DIR-}
-	if [ -z "$common" ]; then
-		common=$gitdir
-		if [ -f "$gitdir/commondir" ]; then
-			read -r common <"$gitdir/commondir" || return 1
-			case $common in /*) ;; *) common=$gitdir/$common ;; esac
-		fi
-	fi
-	[ -f "$common/config" ] || return 1
+	common_dir && [ -f "$common/config" ] || return 1
 	unread=1024 previous=
 	# every file git may read (more is only slower), where a setting is likeliest first:
 	# the repository's, the worktree's, system, global, XDG
@@ -93,7 +94,9 @@ bound_at() {  # a workflow runs or is paused on the branch of key $1 (empty: on 
 }
 
 vanished() {  # the state branch is gone while this worktree's mirror still shows a lock
-	[ -e "$mirror/workflow.lock" ] && ! git rev-parse -q --verify "$branch^{commit}" >/dev/null 2>&1
+	[ -e "$mirror/workflow.lock" ] || return 1
+	if common_dir && [ -f "$common/$branch" ]; then return 1; fi  # its ref file is there: not gone, no git process
+	! git rev-parse -q --verify "$branch^{commit}" >/dev/null 2>&1  # packed, another ref backend: git tells
 }
 
 lock_suspected() {  # the one lock fast path for a commit to key $1: true when Python must decide, any doubt included
