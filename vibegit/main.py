@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    if argv[:1] == ["hook"] and argv[1:2] in (["pre-commit"], ["reference-transaction"]):
+    if argv[:1] == ["hook"] and len(argv) > 1:
         from vibegit.handlers import quicklock  # a blocked commit, told before the full check loads
 
         code = quicklock.check(argv[1], argv[2:])

@@ -22,6 +22,7 @@ import os
 import sys
 
 from vibegit.core.messages import PHASE_TITLES, t, use
+from vibegit.handlers import LOCK_HOOKS
 from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env, this_host
 from vibegit.infra.plainyaml import Unsure, read_yaml
 
@@ -37,7 +38,7 @@ def check(hook: str, args: list[str]) -> int | None:
     """1 (with the refusal printed) when a commit is blocked by a held lock;
     None when the full check must decide. The updates git hands
     ``reference-transaction`` stay readable on stdin for it."""
-    if hook not in ("pre-commit", "reference-transaction") or os.environ.get(ALLOW) or os.environ.get(IN_HOOK):
+    if hook not in LOCK_HOOKS or os.environ.get(ALLOW) or os.environ.get(IN_HOOK):
         return None
     sure = os.environ.pop(NO_SETTINGS, "") == "1"
     updates = b""

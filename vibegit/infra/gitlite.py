@@ -63,6 +63,10 @@ class Git:
             actions = [(os.POSIX_SPAWN_DUP2, to_child, 0), (os.POSIX_SPAWN_DUP2, from_git, 1)]
             actions.append((os.POSIX_SPAWN_DUP2, null, 2))
             self._pid = os.posix_spawnp(args[0], args, env, file_actions=actions)
+        except BaseException:
+            os.close(self._stdin)
+            os.close(from_child)
+            raise
         finally:
             for fd in (to_child, from_git, null):
                 os.close(fd)
