@@ -324,14 +324,28 @@ def run_alone(measure: Callable[[bool], list[Row]], doc: str, quick_help: str) -
 
 
 def quiet_objects(repo: Path, env: dict[str, str]) -> None:
-    """Wait for vibegit's background repack (every 16 events) to end, then pack
-    everything into one pack, as after a gc: the timed runs then share no
-    CPU with it, and two repositories compared hold their objects alike."""
-    top = os.path.realpath(repo)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and any(_repacks_in(pid, top) for pid in os.listdir("/proc") if pid.isdigit()):
-        time.sleep(0.1)
+    """Wait for vibegit's background repack to end, then pack everything into
+    one pack, as after a gc: the timed runs then share no CPU with it, and two
+    repositories compared hold their objects alike."""
+    wait_for_repack(repo)
     sh(repo, "git", "repack", "-a", "-d", "-q", env=env)
+
+
+def wait_for_repack(repo: Path, timeout: float = 60) -> None:
+    """Until no ``git repack`` runs in ``repo`` (vibegit starts one in the
+    background every 16 events), at most ``timeout`` seconds (Linux's /proc;
+    elsewhere it does not wait). The tests' fsck waits the same way."""
+    top = os.path.realpath(repo)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(_repacks_in(pid, top) for pid in _pids()):
+        time.sleep(0.05)
+
+
+def _pids() -> list[str]:
+    try:
+        return [pid for pid in os.listdir("/proc") if pid.isdigit()]
+    except OSError:
+        return []
 
 
 def _repacks_in(pid: str, top: str) -> bool:

@@ -12,12 +12,13 @@ import os
 import pwd
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from benchmarks.common import wait_for_repack
 
 MIRROR = "project_document/.ai_state"
 STATE_REF = "refs/heads/vibegit/state"
@@ -392,21 +393,5 @@ def fsck(repo: Path, *options: str) -> str:
     """``git fsck`` once vibegit's background packing (a ``git repack`` started
     every 16 events) has ended in ``repo``: a fsck meanwhile sees packs come
     and go ("index not opened"), as it would beside git's own auto gc."""
-    top = os.path.realpath(repo)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _repacking(top):
-        time.sleep(0.05)
+    wait_for_repack(repo)
     return git(repo, "fsck", "--no-progress", *options)
-
-
-def _repacking(top: str) -> bool:
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            if b"repack" in command and os.path.realpath(f"/proc/{pid}/cwd") == top:
-                return True
-        except OSError:
-            continue
-    return False

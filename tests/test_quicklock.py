@@ -140,3 +140,16 @@ def test_the_updates_stay_on_stdin_for_the_full_check(hooked: Path, vg: VG, monk
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"0 1 refs/heads/main\n")))
     assert quicklock.check("reference-transaction", ["prepared"]) is None
     assert sys.stdin.read() == "0 1 refs/heads/main\n"
+
+
+def test_the_quick_paths_literals_are_the_models() -> None:
+    """The quick path keeps what it reads as literals (no model import on the hook path): the same values."""
+    from vibegit.core.model import ACTIVE, Status
+    from vibegit.core.settings import Settings
+    from vibegit.infra.store import FORMAT
+
+    assert tuple(s.value for s in Status) == quicklock._STATUSES
+    assert tuple(s.value for s in ACTIVE) == quicklock._ACTIVE
+    conf = Settings()
+    assert (conf.state_branch, conf.block_commits, conf.lang) == quicklock._DEFAULTS
+    assert str(FORMAT).encode() == quicklock._FORMAT

@@ -21,7 +21,7 @@ import io
 import os
 import sys
 
-from vibegit.core.messages import PHASE_TITLES, t, use
+from vibegit.core.messages import LANGS, PHASE_TITLES, t, use
 from vibegit.handlers import LOCK_HOOKS
 from vibegit.infra.gitlite import IN_HOOK, Git, clean_env, pin_repo_env, this_host
 from vibegit.infra.plainyaml import Unsure, read_yaml
@@ -29,8 +29,12 @@ from vibegit.infra.plainyaml import Unsure, read_yaml
 ALLOW = "VIBEGIT_ALLOW"
 UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
 NO_SETTINGS = "VIBEGIT_NO_SETTINGS"  # "1": the raw shim made sure, in sh, that no vibegit.* setting is set
-_STATUSES = ("init", "running", "paused", "completed", "failed", "aborted")
-_ACTIVE = ("running", "paused")
+# What the full check reads from the model, the settings and the store, as literals (importing those
+# modules would load what this path avoids); tests/test_quicklock.py holds each to its source.
+_STATUSES = ("init", "running", "paused", "completed", "failed", "aborted")  # core.model.Status
+_ACTIVE = ("running", "paused")  # core.model.ACTIVE
+_DEFAULTS = ("vibegit/state", "always", "en")  # core.settings.Settings(): state branch, blockCommits, lang
+_FORMAT = b"2"  # infra.store.FORMAT
 _SETTINGS = ("vibegit.statebranch", "vibegit.blockcommits", "vibegit.lang")
 
 
@@ -57,7 +61,7 @@ def check(hook: str, args: list[str]) -> int | None:
 def _check(hook: str, updates: bytes, sure: bool) -> int | None:
     pin_repo_env()  # as the full check does, for the git processes below and after
     env = clean_env(**{IN_HOOK: "1"})
-    state_branch, policy, lang = ("vibegit/state", "always", "en") if sure else _settings(env)
+    state_branch, policy, lang = _DEFAULTS if sure else _settings(env)
     if policy != "always":
         raise Unsure
     state_ref = f"refs/heads/{state_branch}"
@@ -112,7 +116,7 @@ def _blocked(cat: Git, state_ref: str, branch: str) -> tuple[str, str | None, st
     if found is None or found[0] != "commit" or not found[1].startswith(b"tree "):
         raise Unsure
     tree = found[1][5 : found[1].index(b"\n")].decode()
-    if (cat.get(f"{tree}:format") or ("", b""))[1].strip() != b"2":
+    if (cat.get(f"{tree}:format") or ("", b""))[1].strip() != _FORMAT:
         raise Unsure
     index = read_yaml(_blob(cat, f"{tree}:index.yaml"))
     host = this_host()
@@ -182,12 +186,12 @@ def _settings(env: dict[str, str]) -> tuple[str, str, str]:
             found[key] = value.strip()
     finally:
         git.close()
-    branch = found.get("vibegit.statebranch", "vibegit/state").removeprefix("refs/heads/")
-    policy = found.get("vibegit.blockcommits", "always").lower()
-    lang = found.get("vibegit.lang", "en").lower()
+    branch = found.get("vibegit.statebranch", _DEFAULTS[0]).removeprefix("refs/heads/")
+    policy = found.get("vibegit.blockcommits", _DEFAULTS[1]).lower()
+    lang = found.get("vibegit.lang", _DEFAULTS[2]).lower()
     if not all(c.isalnum() or c in "/._-" for c in branch) or ".." in branch or branch.strip("/") != branch:
         raise Unsure
-    if not branch or lang not in ("en", "zh"):
+    if not branch or lang not in LANGS:
         raise Unsure
     return branch, policy, lang
 

@@ -16,6 +16,7 @@ _WORDS = ("null", "true", "false", "yes", "no", "on", "off", "y", "n", "~")  # p
 _BOOL_NULL = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE"}
 _BOOL_NULL |= {"on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL"}  # what PyYAML's dumper resolves
 _INDICATORS = "#,[]{}&*!|>'\"%@`"  # a plain scalar cannot start with these
+MAX_BYTES = 1 << 20  # the state files' bound (yamldoc.MAX_FILE_BYTES)
 WIDTH = 900  # longer lines PyYAML folds (its width is 1000 in yamldoc): emit gives up on them
 
 
@@ -24,8 +25,8 @@ class Unsure(Exception):
 
 
 def read_yaml(data: bytes) -> dict[str, object]:
-    """``read`` of UTF-8 bytes, at most 1 MiB (the state files' bound)."""
-    if len(data) > 1 << 20:
+    """``read`` of UTF-8 bytes, at most ``MAX_BYTES``."""
+    if len(data) > MAX_BYTES:
         raise Unsure
     try:
         return read(data.decode("utf-8"))[0]

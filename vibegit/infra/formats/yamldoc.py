@@ -11,7 +11,7 @@ from vibegit.core.text import MAX_TEXT, bad_char
 from vibegit.errors import BadInput
 from vibegit.infra import plainyaml
 
-MAX_FILE_BYTES = 1 << 20
+MAX_FILE_BYTES = plainyaml.MAX_BYTES
 
 E = TypeVar("E")
 
