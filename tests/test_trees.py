@@ -141,9 +141,11 @@ def test_the_size_check_sees_staged_unstaged_and_untracked_files_only(
 def test_a_background_git_process_runs_to_the_end_and_fails_in_one_line(repo: Path) -> None:
     big = ("x" * 99 + "\n") * 3000  # 300 kB: more than a pipe holds
     oid = git(repo, "hash-object", "-w", "--stdin", input=big)
-    with vgit.background(["cat-file", "blob", oid], cwd=repo) as out:
+    found = vgit.find_repo(repo)
+    with vgit.background(found, ["cat-file", "blob", oid]) as out:
         assert git(repo, "rev-parse", "HEAD")  # meanwhile, another git process
         assert out().decode() == big
-    with vgit.background(["rev-parse", "--verify", "no-such-rev"], cwd=repo) as out, pytest.raises(GitError) as err:
+    with vgit.background(found, ["rev-parse", "--verify", "no-such-rev"]) as out, pytest.raises(GitError) as err:
         out()
     assert str(err.value).startswith("git rev-parse --verify no-such-rev failed: fatal:")
+    assert not list((repo / ".git").glob("vibegit-scratch-*"))  # its output files had no name

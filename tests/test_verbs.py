@@ -135,3 +135,34 @@ def test_an_interrupt_or_a_failure_ends_the_same_both_ways(
         typed = vg("list")
     assert (fast.code, fast.out, fast.err) == (typed.code, typed.out, typed.err)
     assert fast.code == {KeyboardInterrupt: 130, EOFError: 1, RuntimeError: 3}[raised]
+
+
+HEAVY = {"typer", "click", "yaml", "git", "filelock", "typing", "tempfile", "dataclasses"}
+
+
+def test_the_fast_verbs_import_no_heavy_module(vg: VG, repo: Path) -> None:
+    """What agents call most loads neither typer nor PyYAML, nor the standard
+    library's costly modules (``typing``, ``tempfile``: milliseconds each at start-up)."""
+    import subprocess
+    import sys
+
+    start_workflow(vg, repo)
+    (repo / "work.txt").write_text("uncommitted\n")
+    lines = [
+        ["status"],
+        ["status", "--json"],
+        ["list"],
+        ["task", "add", "t1", "One"],
+        ["task", "start", "t1"],
+        ["phase", "I"],
+        ["context", "--last", "read", "--next", "write"],
+        ["checkpoint", "--action", "probe"],
+    ]
+    for line in lines:
+        probe = (
+            "import sys\nbefore = set(sys.modules)\nfrom vibegit.main import main\n"
+            f"code = main({line!r})\n"
+            f"print(code, sorted({{m.split('.')[0] for m in set(sys.modules) - before}} & set({sorted(HEAVY)!r})))\n"
+        )
+        proc = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True)
+        assert proc.stdout.strip().splitlines()[-1] == "0 []", (line, proc.stdout, proc.stderr)

@@ -15,7 +15,6 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vibegit.core import messages, workflows
 from vibegit.core.messages import t
@@ -26,6 +25,8 @@ from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git, hookfiles, machine, mirror, store
 from vibegit.infra.formats import SHARED_FILES, render_all
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:
     from vibegit.infra import userhooks

@@ -17,7 +17,6 @@ import errno
 import os
 import sys
 from collections.abc import Callable
-from typing import Optional
 
 # Option kinds: a flag (no value), a text value, a whole number.
 FLAG, TEXT, NUMBER = "flag", "text", "number"
@@ -26,9 +25,7 @@ JSON = {"--json": ("as_json", FLAG)}
 LANG = {"--lang": ("lang", TEXT)}
 
 
-def status(
-    as_json: bool = False, lang: Optional[str] = None, workflow: Optional[str] = None, compare: bool = False
-) -> int:
+def status(as_json: bool = False, lang: str | None = None, workflow: str | None = None, compare: bool = False) -> int:
     from vibegit.commands import status as status_
 
     return status_.status(as_json, lang, workflow, compare)
@@ -40,43 +37,43 @@ def list_workflows(as_json: bool = False) -> int:
     return status_.list_(as_json)
 
 
-def task_add(task_id: str, title: str, workflow: Optional[str] = None) -> int:
+def task_add(task_id: str, title: str, workflow: str | None = None) -> int:
     from vibegit.commands import task
 
     return task.add(task_id, title, workflow)
 
 
-def task_start(task_id: str, workflow: Optional[str] = None) -> int:
+def task_start(task_id: str, workflow: str | None = None) -> int:
     from vibegit.commands import task
 
     return task.start(task_id, workflow)
 
 
-def task_done(task_id: str, workflow: Optional[str] = None) -> int:
+def task_done(task_id: str, workflow: str | None = None) -> int:
     from vibegit.commands import task
 
     return task.done(task_id, workflow)
 
 
-def task_list(as_json: bool = False, workflow: Optional[str] = None) -> int:
+def task_list(as_json: bool = False, workflow: str | None = None) -> int:
     from vibegit.commands import task
 
     return task.list_(as_json, workflow)
 
 
-def phase(to: str, step: Optional[str] = None, workflow: Optional[str] = None) -> int:
+def phase(to: str, step: str | None = None, workflow: str | None = None) -> int:
     from vibegit.commands import workflow as workflow_
 
     return workflow_.phase(to, step, workflow)
 
 
 def context(
-    last: Optional[str] = None,
-    next_: Optional[str] = None,
-    question: Optional[str] = None,
-    answer: Optional[int] = None,
-    reply: Optional[str] = None,
-    workflow: Optional[str] = None,
+    last: str | None = None,
+    next_: str | None = None,
+    question: str | None = None,
+    answer: int | None = None,
+    reply: str | None = None,
+    workflow: str | None = None,
 ) -> int:
     from vibegit.commands import context as context_
 
@@ -84,11 +81,11 @@ def context(
 
 
 def checkpoint(
-    file: Optional[str] = None,
-    line: Optional[int] = None,
-    action: Optional[str] = None,
+    file: str | None = None,
+    line: int | None = None,
+    action: str | None = None,
     no_snapshot: bool = False,
-    workflow: Optional[str] = None,
+    workflow: str | None = None,
 ) -> int:
     from vibegit.commands import checkpoint as checkpoint_
 

@@ -7,7 +7,10 @@ old line number; failing that, the most similar line near it; else it is gone.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from vibegit.core.records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+
 
 MAX_TEXT = 200
 SIMILAR = 0.75  # a line this alike (difflib ratio) is the anchored line, edited

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import workflows
 from vibegit.core.messages import t
@@ -40,9 +39,11 @@ from vibegit.core.model import (
     TaskStatus,
     Workflow,
 )
-from vibegit.core.records import replace
+from vibegit.core.records import NamedTuple, replace
 from vibegit.core.text import MAX_TEXT, check_task_id, check_text
 from vibegit.errors import OK, BadInput, Refused, VibegitError
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:
     from vibegit.core.learn import DocChange

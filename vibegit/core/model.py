@@ -7,10 +7,13 @@ keys we do not know so hand-added data survives every event.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
 from vibegit.core.messages import PHASE_TITLES
 from vibegit.core.records import field, frozen
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Phase(str, Enum):

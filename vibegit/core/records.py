@@ -16,10 +16,13 @@ class costs next to nothing; type checkers see dataclass semantics
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any, TypeVar
+    from typing import NamedTuple as NamedTuple
 
     from typing_extensions import dataclass_transform
 else:
@@ -27,8 +30,28 @@ else:
     def dataclass_transform(**_: object) -> Callable[[T], T]:
         return lambda f: f
 
+    class _TupleMeta(type):
+        """``class X(NamedTuple): a: int; b: str = ""`` makes ``collections.namedtuple``'s
+        class, as ``typing.NamedTuple`` does, without importing ``typing``."""
 
-T = TypeVar("T")
+        def __new__(mcls, name, bases, ns):
+            if not bases:
+                return super().__new__(mcls, name, bases, ns)  # NamedTuple itself
+            from collections import namedtuple
+
+            names = tuple(ns.get("__annotations__", {}))
+            made = namedtuple(name, names, defaults=[ns[n] for n in names if n in ns], module=ns["__module__"])
+            for key, value in ns.items():
+                if key not in names and key not in ("__module__", "__qualname__", "__annotations__"):
+                    setattr(made, key, value)  # the docstring, methods, properties
+            return made
+
+    class NamedTuple(metaclass=_TupleMeta):
+        pass
+
+
+if TYPE_CHECKING:
+    T = TypeVar("T")
 FIELDS = "__record_fields__"  # the class attribute holding the field names, in order
 _MISSING = object()
 

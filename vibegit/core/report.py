@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
-
 from vibegit.core.messages import t, template
 from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
+from vibegit.core.records import NamedTuple
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
 from vibegit.core.workflows import Summary, others_line
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import Any
 
 ICON = {TaskStatus.DONE: "✅", TaskStatus.DOING: "🔄", TaskStatus.TODO: "⬜"}
 MAX_KNOWLEDGE_SHOWN = 12  # learned notes can be many; the report stays short

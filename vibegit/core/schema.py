@@ -4,9 +4,11 @@ are both made from these, so they can never disagree."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from vibegit.core.model import Lock, MemoryEntry, PhaseVisit, Question, State
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def session_dict(state: State) -> dict[str, Any]:

@@ -10,12 +10,15 @@ the right one without reading every workflow.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Env, Phase, State, Status
 from vibegit.core.records import frozen
 from vibegit.errors import BadInput, Refused
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 DETACHED = ".detached"  # the branch key of workflows started on a detached HEAD (no ref starts with ".")
 

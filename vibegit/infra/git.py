@@ -21,12 +21,15 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import NamedTuple
 
-from vibegit.core.records import frozen
+from vibegit.core.records import NamedTuple, frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branch
 FALLBACK_NAME = "vibegit"
@@ -555,15 +558,33 @@ def network_env() -> dict[str, str]:
     return clean_env(GIT_TERMINAL_PROMPT="0", **{IN_HOOK: "1"})
 
 
-@contextmanager
-def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
-    """Run ``git ARGS`` while the block runs, its output going to temporary
-    files (a full pipe would stop it halfway); the block gets a function that
-    waits for it and returns its output (a failure: one readable line)."""
-    import tempfile
+def new_file(directory: Path, prefix: str) -> tuple[int, Path]:
+    """A new file of this process's own in ``directory`` (open for reading and
+    writing, mode 600), named ``prefix`` and random letters: ``tempfile.mkstemp``'s
+    way, without its import (``random``, ``shutil``, ``hashlib``: milliseconds at start-up)."""
+    for _ in range(10):
+        path = directory / f"{prefix}{os.urandom(6).hex()}"
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free file name {prefix}… in {directory}")
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
+
+def scratch_file(directory: Path) -> BinaryIO:
+    """A new file in ``directory`` with no name: gone when closed, whatever happens."""
+    fd, path = new_file(directory, "vibegit-scratch-")
+    os.unlink(path)  # POSIX: the open file stays until closed
+    return os.fdopen(fd, "w+b")
+
+
+@contextmanager
+def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+    """Run ``git ARGS`` while the block runs, its output going to scratch
+    files in the git directory (a full pipe would stop it halfway); the block
+    gets a function that waits for it and returns its output (a failure: one readable line)."""
+    with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
+        proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, env=env, stdout=out, stderr=err)
 
         def result() -> bytes:
             code = proc.wait()

@@ -6,11 +6,11 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:  # the pre-push hook asks state_remote: the state model and formats load only for remote_locks
     from vibegit.core import lifecycle

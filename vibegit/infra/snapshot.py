@@ -16,14 +16,18 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
 
 from vibegit.core.model import State
+from vibegit.core.records import NamedTuple
 from vibegit.core.report import Observed
 from vibegit.core.text import shown
 from vibegit.errors import BadInput, GitError, Refused
 from vibegit.infra import fs, git
 from vibegit.infra.worktree import locate
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 def _env(index: Path) -> dict[str, str]:
@@ -34,24 +38,30 @@ def _env(index: Path) -> dict[str, str]:
 def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
     """An environment whose GIT_INDEX_FILE is a scratch index in the git dir
     (where a split index finds its shared part), removed afterwards."""
-    import shutil
-    import tempfile  # when a snapshot is taken, not on every command's import
-
-    fd, name = tempfile.mkstemp(dir=repo.git_dir, prefix="vibegit-index-")
-    os.close(fd)
-    path = Path(name)
+    fd, path = git.new_file(repo.git_dir, "vibegit-index-")
     try:
-        user_index = repo.git_dir / "index"
-        if copy and user_index.is_file():
-            # copy2 keeps the index's mtime: git tells a racily clean entry (a file
-            # changed in the second it was staged) by it, and would miss the change.
-            shutil.copy2(user_index, path)
-        else:
-            path.unlink()  # git wants no file rather than an empty one
+        with os.fdopen(fd, "wb") as scratch:
+            user_index = repo.git_dir / "index"
+            if copy and user_index.is_file():
+                _copy_with_mtime(user_index, scratch)
+            else:
+                path.unlink()  # git wants no file rather than an empty one
         yield _env(path)
     finally:
         path.unlink(missing_ok=True)
-        Path(name + ".lock").unlink(missing_ok=True)
+        path.with_name(path.name + ".lock").unlink(missing_ok=True)
+
+
+def _copy_with_mtime(source: Path, target: BinaryIO) -> None:
+    """``source``'s bytes into ``target``, and its times (as ``shutil.copy2``):
+    git tells a racily clean entry (a file changed in the second it was
+    staged) by the index's mtime, and would miss the change."""
+    with open(source, "rb") as data:
+        while piece := data.read(1 << 20):
+            target.write(piece)
+        target.flush()
+        found = os.fstat(data.fileno())
+    os.utime(target.fileno(), ns=(found.st_atime_ns, found.st_mtime_ns))
 
 
 def empty_tree(repo: git.Repo) -> str:
@@ -72,7 +82,7 @@ def take(repo: git.Repo) -> str | None:
         with temp_index(repo, copy=True) as env:
             git.run(["add", "-A"], cwd=repo.toplevel, env=env)
             # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
-            with git.background([*_DIFF_INDEX, base], cwd=repo.toplevel, env=env) as changed:
+            with git.background(repo, [*_DIFF_INDEX, base], env=env) as changed:
                 tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
                 raw = changed()
     except GitError as err:

@@ -15,11 +15,10 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple, Optional, TypeVar
 
 from vibegit.core import workflows
 from vibegit.core.model import Env, Event, Memory, State, Status
-from vibegit.core.records import frozen, replace
+from vibegit.core.records import NamedTuple, frozen, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.core.workflows import Summary
@@ -43,6 +42,10 @@ from vibegit.infra.formats import (
     render_index,
 )
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
 LOCK_TIMEOUT = 60.0
 MAX_RETRIES = 50
 FORMAT = 2  # the layout written here; 1 is vibegit 0.1's one-workflow layout, upgraded by the next event
@@ -59,7 +62,8 @@ TOMBSTONE = (
     "mode: {type: 'upgrade vibegit (state v2)'}\n"
 )
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 
 @frozen
@@ -446,7 +450,8 @@ def _flock(path: str, held: GitError) -> int | None:
         raise
 
 
-Build = Callable[[Optional[str], git.CatFile], tuple[Optional[str], str, T]]
+if TYPE_CHECKING:
+    Build = Callable[[str | None, git.CatFile], tuple[str | None, str, T]]
 
 
 def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Callable[[T], None] | None = None) -> T:

@@ -21,7 +21,6 @@ import os
 import signal
 import subprocess
 import time
-from typing import Any
 
 from vibegit.core.messages import t
 from vibegit.core.model import State
@@ -30,6 +29,10 @@ from vibegit.core.text import bad_char, clean
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import fs, git
 from vibegit.infra.formats import YamlDoc
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 HOOK_NAMES = (
     "onInit",

@@ -3,14 +3,16 @@ learned from, and the highest id ever given (ids are never reused)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from vibegit.core.messages import t
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.core.schema import entry_dict
 from vibegit.core.text import MAX_TEXT, MEMORY_ID, bad_char, check_relative_path, is_oid
 from vibegit.errors import BadInput
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "memory.yaml"
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 from vibegit.core import workflows
 from vibegit.core.messages import t
 from vibegit.core.model import (
@@ -24,8 +22,13 @@ from vibegit.core.schema import session_dict
 from vibegit.core.text import TASK_ID, check_relative_path, is_oid
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
 NAME = "session.yaml"
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 _SESSION_KEYS = ("id", "created_at", "updated_at")
 _MODE_KEYS = ("type", "workflow_name", "phase", "step")

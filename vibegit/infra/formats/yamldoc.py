@@ -5,15 +5,18 @@ naming the file and line."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 from vibegit.core.text import MAX_TEXT, bad_char
 from vibegit.errors import BadInput
 from vibegit.infra import plainyaml
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
 MAX_FILE_BYTES = plainyaml.MAX_BYTES
 
-E = TypeVar("E")
+if TYPE_CHECKING:
+    E = TypeVar("E")
 
 
 def decode(data: bytes, name: str) -> str:
