@@ -30,7 +30,8 @@ def git_processes(vg: VG, monkeypatch: pytest.MonkeyPatch, trace: Path, *args: s
     finally:
         monkeypatch.delenv("GIT_TRACE2_EVENT")
     events = [json.loads(line) for line in trace.read_text().splitlines()]
-    return sorted(e["argv"][1] for e in events if e["event"] == "start" and "/" not in e["sid"])
+    argvs = [e["argv"][1:] for e in events if e["event"] == "start" and "/" not in e["sid"]]
+    return sorted(argv[2] if argv[0] == "-C" else argv[0] for argv in argvs)  # git -C DIR COMMAND
 
 
 def test_the_comparison_is_right_after_an_edit_a_touch_and_a_checkout(dirty_repo: Path, vg: VG) -> None:

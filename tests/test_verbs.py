@@ -137,12 +137,12 @@ def test_an_interrupt_or_a_failure_ends_the_same_both_ways(
     assert fast.code == {KeyboardInterrupt: 130, EOFError: 1, RuntimeError: 3}[raised]
 
 
-HEAVY = {"typer", "click", "yaml", "git", "filelock", "typing", "tempfile", "dataclasses"}
+HEAVY = {"typer", "click", "yaml", "git", "filelock", "typing", "tempfile", "dataclasses", "subprocess", "threading"}
 
 
 def test_the_fast_verbs_import_no_heavy_module(vg: VG, repo: Path) -> None:
     """What agents call most loads neither typer nor PyYAML, nor the standard
-    library's costly modules (``typing``, ``tempfile``: milliseconds each at start-up)."""
+    library's costly modules (``typing``, ``tempfile``, ``subprocess``: milliseconds each at start-up)."""
     import subprocess
     import sys
 

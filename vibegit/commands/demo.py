@@ -52,6 +52,7 @@ class Player:
         if show:
             print(self.paint("36", f"{cwd.name}$ {' '.join(shlex.quote(a) for a in args)}"), flush=True)
         env = {**self.env, "VIBEGIT_HOST": host}
+        proc: git.Done | subprocess.CompletedProcess[bytes]
         if args[0] == "git":
             proc = git.run(list(args[1:]), cwd=cwd, env=env, check=False)
         else:  # vibegit, as the user types it

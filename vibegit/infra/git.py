@@ -13,10 +13,9 @@ from __future__ import annotations
 import atexit
 import fcntl
 import os
-import subprocess
-import threading
 import time
 import zlib
+from _thread import get_ident  # threading's, without its import
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
@@ -25,7 +24,7 @@ from pathlib import Path
 from vibegit.core.records import NamedTuple, frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
+from vibegit.infra.gitlite import DEVNULL, HOOK_GIT_VARS, IN_HOOK, PIPE, Child, clean_env, pin_repo_env
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -39,6 +38,20 @@ FALLBACK_EMAIL = "vibegit@localhost"
 __all__ = ["HOOK_GIT_VARS", "IN_HOOK", "clean_env", "is_oid", "pin_repo_env"]
 
 
+class Done(NamedTuple):
+    """A git process that ended: what ``subprocess.run`` returns, by the same names."""
+
+    args: list[str]
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+def _git(args: list[str], cwd: Path | None) -> list[str]:
+    """The command line of ``git ARGS`` run in ``cwd`` (``-C``: a spawned process has no other way)."""
+    return ["git", "-C", str(cwd), *args] if cwd is not None else ["git", *args]
+
+
 def run(
     args: list[str],
     *,
@@ -46,15 +59,11 @@ def run(
     input: bytes | None = None,
     check: bool = True,
     env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[bytes]:
+) -> Done:
     """Run ``git ARGS``; with ``check``, a failure becomes one readable line."""
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        input=input,
-        capture_output=True,
-        env=env,
-    )
+    child = Child(_git(args, cwd), env, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
+    out, err = child.communicate(input or b"")
+    proc = Done(args, child.wait(), out, err)
     if check and proc.returncode != 0:
         raise GitError(f"git {' '.join(args[:3])} failed: {reason(proc)}")
     return proc
@@ -64,7 +73,7 @@ def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]
     """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
     they come, in lists of those complete in each read: a long output is
     never held whole. A failure is a GitError."""
-    proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = Child(_git(list(args), repo.toplevel), stdout=PIPE, stderr=PIPE)
     assert proc.stdout and proc.stderr
     rest = b""
     try:
@@ -78,12 +87,12 @@ def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]
         code = proc.wait()
         proc.stderr.close()
     if code:
-        raise GitError(f"git {' '.join(args[:3])} failed: {reason(subprocess.CompletedProcess(args, code, b'', said))}")
+        raise GitError(f"git {' '.join(args[:3])} failed: {reason(Done(list(args), code, b'', said))}")
     if rest:
         yield [rest]
 
 
-def reason(proc: subprocess.CompletedProcess[bytes]) -> str:
+def reason(proc: Done) -> str:
     """Git's own words for a failure: its fatal/error line, else its last line."""
     lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(("fatal:", "error:"))]
@@ -111,16 +120,14 @@ class Repo:
     def null_oid(self) -> str:
         return "0" * (64 if self.object_format == "sha256" else 40)
 
-    def git(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    def git(self, *args: str, check: bool = True, input: bytes | None = None) -> Done:
         return run(list(args), cwd=self.toplevel, check=check, input=input)
 
     def out(self, *args: str) -> str:
         return text(self.git(*args).stdout).strip()
 
 
-def rev_parse(
-    options: list[list[str]], cwd: Path | None = None
-) -> tuple[list[str], subprocess.CompletedProcess[bytes]]:
+def rev_parse(options: list[list[str]], cwd: Path | None = None) -> tuple[list[str], Done]:
     """One value per option group of ``git rev-parse``, asked in one process;
     when a path holds a newline (the lines do not add up), one process each."""
     proc = run(["rev-parse", *[o for group in options for o in group]], cwd=cwd, check=False)
@@ -210,12 +217,7 @@ class CatFile:
     def __init__(self, repo: Repo, pipe: int = 0) -> None:
         """``pipe``: the size to ask for git's output pipe (a reader of many
         objects lets git run that far ahead of it; Linux, else ignored)."""
-        self._proc = subprocess.Popen(
-            ["git", "cat-file", "--batch"],
-            cwd=repo.toplevel,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
+        self._proc = Child(_git(["cat-file", "--batch"], repo.toplevel), stdin=PIPE, stdout=PIPE)
         if pipe and self._proc.stdout:
             try:
                 fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, pipe)
@@ -342,7 +344,7 @@ def reader(repo: Repo) -> CatFile:
     """This thread's one ``cat-file --batch`` for ``repo``'s worktree. It
     resolves each name when asked, so one serves every read of a command, on
     either side of the store's lock; ``close_readers`` ends them."""
-    key = (os.getpid(), threading.get_ident(), str(repo.git_dir))  # a forked child starts its own
+    key = (os.getpid(), get_ident(), str(repo.git_dir))  # a forked child starts its own
     found = _readers.get(key)
     if found is None or found.closed:
         found = _readers[key] = CatFile(repo)
@@ -352,7 +354,7 @@ def reader(repo: Repo) -> CatFile:
 def close_readers(every_thread: bool = False) -> None:
     """End this thread's readers (all of them at exit)."""
     for key in list(_readers):
-        if every_thread or key[:2] == (os.getpid(), threading.get_ident()):
+        if every_thread or key[:2] == (os.getpid(), get_ident()):
             cat = _readers.pop(key)
             if key[0] == os.getpid():
                 cat.close()
@@ -584,13 +586,13 @@ def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None
     files in the git directory (a full pipe would stop it halfway); the block
     gets a function that waits for it and returns its output (a failure: one readable line)."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
-        proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, env=env, stdout=out, stderr=err)
+        proc = Child(_git(args, repo.toplevel), env, stdout=out, stderr=err)
 
         def result() -> bytes:
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            done = subprocess.CompletedProcess(args, code, out.read(), err.read())
+            done = Done(args, code, out.read(), err.read())
             if code:
                 raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
             return done.stdout
@@ -601,22 +603,16 @@ def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None
             proc.wait()  # never left running
 
 
-_detached: list[subprocess.Popen[bytes]] = []  # kept, so that none is reaped (or warned about) while it runs
+_detached: list[Child] = []  # reaped when they end (a long-running process, the MCP server, leaves no zombies)
 
 
 def detach(repo: Repo, *args: str) -> None:
     """Start ``git ARGS`` in the background, in a session of its own, and
     never wait for it (housekeeping that may fail without harm)."""
+    _detached[:] = [child for child in _detached if not child.done()]
     try:
         _detached.append(
-            subprocess.Popen(
-                ["git", *args],
-                cwd=repo.toplevel,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
+            Child(_git(list(args), repo.toplevel), stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL, new_session=True)
         )
     except OSError:
         pass

@@ -1,11 +1,16 @@
-"""What the lock check's quick path (handlers/quicklock.py) needs of the
-infrastructure, importing nothing: the environment vibegit runs git in
-(which ``git`` shares), a git process on two pipes, and this host's name
-(which ``machine`` shares). Everything else starts git through ``git``."""
+"""Processes and the environment git runs in, importing nothing (the lock
+check's quick path, handlers/quicklock.py, imports only this): ``Child``, a
+process started with ``posix_spawn``, which ``git`` starts every git process
+with; ``Git``, one on two pipes; the environment vibegit runs git in (which
+``git`` shares); and this host's name (which ``machine`` shares)."""
 
 from __future__ import annotations
 
 import os
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # Variables git exports to hooks that would point our git calls elsewhere.
 # GIT_DIR and GIT_WORK_TREE are not among them: they say which repository a
@@ -51,49 +56,169 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-class Git:
-    """A git process with pipes to its stdin and stdout (stderr discarded),
-    started with ``posix_spawn``: no ``subprocess`` (and its imports) needed."""
+PIPE, DEVNULL = -1, -2  # what a Child's stdin, stdout or stderr is; None: this process's own
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        to_child, self._stdin = os.pipe()
-        from_child, from_git = os.pipe()
-        null = os.open(os.devnull, os.O_WRONLY)
+
+class Child:
+    """A process started with ``posix_spawn`` (what ``subprocess`` does, without
+    its import: ``signal``, ``threading``, ``selectors``, ``locale``, milliseconds
+    at every start). ``stdin``, ``stdout`` and ``stderr`` are each ``PIPE`` (a
+    buffered file here), ``DEVNULL``, an open file, or None (this process's
+    own). As ``subprocess`` does, the child gets only those three descriptors
+    and default handlers for the signals Python ignores (a broken pipe ends it)."""
+
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str] | None = None,
+        *,
+        stdin: object = None,
+        stdout: object = None,
+        stderr: object = None,
+        new_session: bool = False,
+    ) -> None:
+        import _signal  # type: ignore[import-not-found]  # built in: the numbers, without the signal module
+
+        self.stdin: BinaryIO | None = None
+        self.stdout: BinaryIO | None = None
+        self.stderr: BinaryIO | None = None
+        ours: list[tuple[str, int, str]] = []  # (attribute, our end, mode) of each pipe
+        theirs: list[int] = []  # what the child gets, closed here once it has them
+        actions = []
         try:
-            actions = [(os.POSIX_SPAWN_DUP2, to_child, 0), (os.POSIX_SPAWN_DUP2, from_git, 1)]
-            actions.append((os.POSIX_SPAWN_DUP2, null, 2))
-            self._pid = os.posix_spawnp(args[0], args, env, file_actions=actions)
+            for fd, how in ((0, stdin), (1, stdout), (2, stderr)):
+                if how is None:
+                    continue
+                if how == PIPE:
+                    read, write = os.pipe()
+                    mine, child = (write, read) if fd == 0 else (read, write)
+                    ours.append((("stdin", "stdout", "stderr")[fd], mine, "wb" if fd == 0 else "rb"))
+                    theirs.append(child)
+                elif how == DEVNULL:
+                    child = os.open(os.devnull, os.O_RDWR)
+                    theirs.append(child)
+                else:
+                    child = how.fileno()  # type: ignore[attr-defined]
+                actions.append((os.POSIX_SPAWN_DUP2, child, fd))
+            self.pid = os.posix_spawnp(
+                args[0],
+                args,
+                os.environ if env is None else env,
+                file_actions=actions,
+                setsigdef=[getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)],
+                setsid=new_session,
+            )
         except BaseException:
-            os.close(self._stdin)
-            os.close(from_child)
+            for _, mine, _ in ours:
+                os.close(mine)
             raise
         finally:
-            for fd in (to_child, from_git, null):
-                os.close(fd)
-        self._out = os.fdopen(from_child, "rb")
+            for child in theirs:
+                os.close(child)
+        for name, mine, mode in ours:
+            setattr(self, name, os.fdopen(mine, mode))
+        self.returncode: int | None = None
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        return self.returncode
+
+    def done(self) -> bool:
+        """Whether it has ended (reaped, then: no zombie left)."""
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                return False
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return True
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            try:
+                os.kill(self.pid, 9)  # SIGKILL, the same number everywhere
+            except ProcessLookupError:
+                pass
+
+    def communicate(self, input: bytes = b"") -> tuple[bytes, bytes]:
+        """Write ``input`` to its stdin (a pipe, or none), read its stdout and
+        stderr (pipes) to their end, wait for it: its output. Both pipes are
+        read as they fill, so a long stderr cannot stop it halfway."""
+        import select
+
+        poller = select.poll()
+        files = {f.fileno(): f for f in (self.stdout, self.stderr) if f is not None}
+        read: dict[int, list[bytes]] = {fd: [] for fd in files}
+        out, err = (f.fileno() if f is not None else -1 for f in (self.stdout, self.stderr))
+        for fd in files:
+            poller.register(fd, select.POLLIN)
+        todo = memoryview(input)
+        if self.stdin is not None:
+            self.stdin.flush()
+            if todo:
+                os.set_blocking(self.stdin.fileno(), False)  # a write takes what fits, never waits
+                poller.register(self.stdin.fileno(), select.POLLOUT)
+                files[self.stdin.fileno()] = self.stdin
+            else:
+                self.stdin.close()
+        try:
+            while files:
+                for fd, _ in poller.poll():
+                    if fd in read:
+                        data = os.read(fd, 1 << 16)
+                        if data:
+                            read[fd].append(data)
+                            continue
+                    else:
+                        try:
+                            todo = todo[os.write(fd, todo) :]
+                        except BrokenPipeError:
+                            todo = todo[:0]  # it stopped reading: the rest goes nowhere, as with subprocess
+                        if todo:
+                            continue
+                    poller.unregister(fd)
+                    files.pop(fd).close()
+        except BaseException:
+            self.kill()
+            raise
+        finally:
+            for f in files.values():
+                f.close()
+            self.wait()
+        return b"".join(read.get(out, [])), b"".join(read.get(err, []))
+
+
+class Git(Child):
+    """A git process with pipes to its stdin and stdout (stderr discarded)."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        super().__init__(args, env, stdin=PIPE, stdout=PIPE, stderr=DEVNULL)
 
     def get(self, name: str, limit: int = 1 << 20) -> tuple[str, bytes] | None:
         """``cat-file --batch``: the type and content of object ``name``, None
         when missing; larger than ``limit`` bytes is a ValueError (the process
         is then of no further use)."""
+        assert self.stdin and self.stdout
         if "\n" in name:
             raise ValueError(f"no object name: {name!r:.60}")
-        os.write(self._stdin, name.encode("utf-8", "surrogateescape") + b"\n")
-        header = self._out.readline().split()
+        self.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+        self.stdin.flush()
+        header = self.stdout.readline().split()
         if len(header) != 3:
             return None  # "<name> missing", "ambiguous": the full check says why
         if int(header[2]) > limit:
             raise ValueError(f"{name}: {header[2].decode()} bytes, more than {limit}")
-        data = self._out.read(int(header[2]) + 1)[:-1]
+        data = self.stdout.read(int(header[2]) + 1)[:-1]
         return header[1].decode(), data
 
     def output(self) -> bytes:
-        os.close(self._stdin)
-        self._stdin = -1
-        return self._out.read()
+        assert self.stdin and self.stdout
+        self.stdin.close()
+        return self.stdout.read()
 
     def close(self) -> None:
-        if self._stdin >= 0:
-            os.close(self._stdin)
-        self._out.close()
-        os.waitpid(self._pid, 0)
+        assert self.stdin and self.stdout
+        if not self.stdin.closed:
+            self.stdin.close()
+        self.stdout.close()
+        self.wait()

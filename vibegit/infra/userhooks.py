@@ -18,8 +18,6 @@ it when it fails.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import time
 
 from vibegit.core.messages import t
@@ -32,6 +30,7 @@ from vibegit.infra.formats import YamlDoc
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
+    import subprocess
     from typing import Any
 
 HOOK_NAMES = (
@@ -241,7 +240,8 @@ def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
 
 def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outcome:
     """Run one hook command; it never raises, whatever the command does."""
-    import json  # here: only a configured hook needs it
+    import json  # here: only a configured hook needs these
+    import subprocess
 
     started = time.monotonic()
     stdin = json.dumps({"hook": hook.name, **data}, ensure_ascii=False).encode()
@@ -277,6 +277,8 @@ def execute(hook: Hook, data: dict[str, Any], cwd: str, timeout: float) -> Outco
 def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
     try:
         if posix:
+            import signal
+
             os.killpg(proc.pid, signal.SIGKILL)
         else:  # pragma: no cover - Windows
             proc.kill()
