@@ -1,0 +1,69 @@
+"""Processes without ``subprocess`` (``gitlite.Child``, which starts every git
+process) and the object ids vibegit computes itself."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import git
+from vibegit.infra import git as vgit
+from vibegit.infra.gitlite import DEVNULL, PIPE, Child
+
+BIG = 300_000  # more than a pipe holds
+
+
+def test_both_outputs_are_read_as_they_fill_and_a_long_input_is_written_whole(tmp_path: Path) -> None:
+    both = Child(["sh", "-c", f"head -c {BIG} /dev/zero; head -c {BIG} /dev/zero >&2; exit 3"], stdout=PIPE, stderr=PIPE)
+    assert both.communicate() == (b"\0" * BIG, b"\0" * BIG) and both.wait() == 3
+    data = os.urandom(3 * BIG)
+    echo = Child(["cat"], stdin=PIPE, stdout=PIPE, stderr=PIPE)
+    assert echo.communicate(data) == (data, b"") and echo.returncode == 0
+    deaf = Child(["true"], stdin=PIPE, stdout=PIPE, stderr=PIPE)  # ends without reading: the input goes nowhere
+    assert deaf.communicate(data) == (b"", b"") and deaf.returncode == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_child_does_not_inherit_pythons_ignored_sigpipe() -> None:
+    shown = Child(["sh", "-c", "grep SigIgn /proc/$$/status"], stdout=PIPE, stderr=DEVNULL)
+    mask = int(shown.communicate()[0].split()[-1], 16)
+    assert not mask & (1 << (13 - 1))  # SIGPIPE: a reader that stops ends the writer, as with subprocess
+
+
+def test_git_runs_in_the_directory_asked_and_a_failure_is_one_line(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    git(repo, "init", "-q")
+    done = vgit.run(["rev-parse", "--show-prefix"], cwd=repo / "sub")
+    assert done.stdout == b"sub/\n" and done.returncode == 0 and done.args == ["rev-parse", "--show-prefix"]
+    with pytest.raises(vgit.GitError) as err:
+        vgit.run(["rev-parse", "--verify", "nothing"], cwd=repo)
+    assert str(err.value) == "git rev-parse --verify nothing failed: fatal: Needed a single revision"
+
+
+def test_detached_housekeeping_is_reaped_once_it_ends(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    git(repo.parent, "init", "-q", str(repo))
+    found = vgit.find_repo(repo)
+    vgit.detach(found, "version")
+    first = vgit._detached[-1]
+    deadline = time.monotonic() + 30
+    while not first.done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    vgit.detach(found, "version")
+    assert first not in vgit._detached  # waited for: no zombie left in a long-running server
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_object_ids_are_gits_small_and_big(tmp_path: Path, object_format: str) -> None:
+    repo = tmp_path / object_format
+    git(tmp_path, "init", "-q", f"--object-format={object_format}", str(repo))
+    found = vgit.find_repo(repo)
+    for data in (b"", b"state\n", os.urandom(vgit.SMALL_OBJECT + 1)):  # Python's own sha1, then hashlib's
+        (tmp_path / "blob").write_bytes(data)
+        oid = vgit.write_object(found, "blob", data)
+        assert oid == vgit.blob_id(found, data) == git(repo, "hash-object", str(tmp_path / "blob"))
+        assert git(repo, "cat-file", "-s", oid) == str(len(data))
