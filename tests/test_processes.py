@@ -17,7 +17,9 @@ BIG = 300_000  # more than a pipe holds
 
 
 def test_both_outputs_are_read_as_they_fill_and_a_long_input_is_written_whole(tmp_path: Path) -> None:
-    both = Child(["sh", "-c", f"head -c {BIG} /dev/zero; head -c {BIG} /dev/zero >&2; exit 3"], stdout=PIPE, stderr=PIPE)
+    both = Child(
+        ["sh", "-c", f"head -c {BIG} /dev/zero; head -c {BIG} /dev/zero >&2; exit 3"], stdout=PIPE, stderr=PIPE
+    )
     assert both.communicate() == (b"\0" * BIG, b"\0" * BIG) and both.wait() == 3
     data = os.urandom(3 * BIG)
     echo = Child(["cat"], stdin=PIPE, stdout=PIPE, stderr=PIPE)
