@@ -137,3 +137,35 @@ def test_what_is_a_record() -> None:
     assert repr(Empty()) == "Empty()"
     assert Point(1) != Oracle(1)  # equal only within one class
     assert records.FIELDS in vars(Point)
+
+
+class Span(records.NamedTuple):
+    """A span of lines."""
+
+    start: int
+    end: int = 0
+    note: str = ""
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+def test_records_named_tuple_is_typings_without_its_import() -> None:
+    import typing
+
+    class Oracle(typing.NamedTuple):
+        start: int
+        end: int = 0
+        note: str = ""
+
+    span, oracle = Span(3, 7), Oracle(3, 7)
+    assert span == oracle == (3, 7, "") and hash(span) == hash(oracle) and isinstance(span, tuple)
+    assert Span._fields == Oracle._fields and Span._field_defaults == Oracle._field_defaults
+    assert repr(span) == repr(oracle).replace("Oracle", "Span") == "Span(start=3, end=7, note='')"
+    assert span._replace(note="x") == (3, 7, "x") and span.size == 4 and Span(1).size == -1
+    assert Span.__doc__ == "A span of lines." and Span.__module__ == __name__ and Span.__qualname__ == "Span"
+    start, end, note = span
+    assert (start, end, note) == (3, 7, "")
+    with pytest.raises(TypeError):
+        Span()  # type: ignore[call-arg]
