@@ -123,3 +123,19 @@ def test_sync_joins_two_histories_that_started_apart(tmp_path: Path, m: Machines
     assert status["mode"]["workflow_name"] == "vibe-code"
     memory = json.loads(m.ok("desktop", desktop, "memory", "list", "--json").out)
     assert [e["text"] for e in memory] == ["never force-push main"]
+
+
+def test_sync_runs_without_typer(tmp_path: Path, m: Machines) -> None:
+    """A plain ``vibegit sync`` line is parsed without typer (verbs.py): the same push, less start-up."""
+    import subprocess
+    import sys
+
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    probe = (
+        "import sys\nfrom vibegit.main import main\ncode = main(['sync'])\n"
+        "print(code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click'}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=laptop, capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1:] == ["0 []"], proc.stderr
+    assert "Pushed vibegit/state to origin" in proc.stdout
