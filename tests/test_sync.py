@@ -139,3 +139,45 @@ def test_sync_runs_without_typer(tmp_path: Path, m: Machines) -> None:
     proc = subprocess.run([sys.executable, "-c", probe], cwd=laptop, capture_output=True, text=True)
     assert proc.stdout.strip().splitlines()[-1:] == ["0 []"], proc.stderr
     assert "Pushed vibegit/state to origin" in proc.stdout
+
+
+TOKEN = "ghp_" + "Qm7Zt2Lx9Vb4Nc8Kd1Pf6Hs3Jw5Ry0Ta2Ue4"  # a fake value, put together at run time
+
+
+def test_what_the_remote_has_already_is_not_refused_though_this_clone_never_fetched_it(
+    tmp_path: Path, m: Machines
+) -> None:
+    """The scan that runs while the fetch does reads what the old copy lacked;
+    the remote turns out to have it all: nothing new, nothing refused."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    git(laptop, "push", "-q", "--no-verify", "origin", "vibegit/state")  # published by hand, bypassing vibegit
+    result = m.ok("laptop", laptop, "sync")
+    assert "up to date" in result.out
+    assert git(laptop, "rev-parse", "refs/vibegit/remote/origin") == git(remote, "rev-parse", "vibegit/state")
+
+
+def test_a_credential_on_this_side_of_a_divergence_is_refused_after_the_merge(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-003", "Logout")
+    m.ok("desktop", desktop, "sync")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    pushed = git(remote, "rev-parse", "vibegit/state")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
+    assert "Merged" in refused.out  # the merge is made here; only the push waits
+    assert git(remote, "rev-parse", "vibegit/state") == pushed
+    again = m("laptop", laptop, "sync")  # nothing new there: the merge stays, the refusal too
+    assert again.code == 1 and "notes.txt:1" in again.err and "Merged" not in again.out
+
+
+def test_a_remote_that_cannot_be_fetched_is_one_line(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    git(laptop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    failed = m("laptop", laptop, "sync")
+    assert failed.code == 3 and failed.err.startswith("vibegit: git fetch origin failed: ")
+    assert failed.err.count("\n") == 1

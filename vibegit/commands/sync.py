@@ -18,7 +18,7 @@ from vibegit.core.model import Env, Memory, State
 from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
-from vibegit.errors import OK, Refused
+from vibegit.errors import OK, Refused, VibegitError
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import render_all, render_shared
 
@@ -179,13 +179,30 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
     return True
 
 
+def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretscan.Finding]] | None:
+    """The scan of the local tip, run while the fetch runs: the tip and its
+    findings. When the fetch brings nothing new and the tip stays, it is the
+    scan before the push; else the scan after the merge reads only what this
+    one did not record as clean. A failure here leaves it all to that scan."""
+    found = git.reader(repo).get(f"{settings.state_ref}^{{commit}}")
+    if found is None or found[0] != "commit":
+        return None
+    try:
+        return found[1], secretscan.scan(repo, settings, found[1])
+    except VibegitError:
+        return None
+
+
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
     name = remote.state_remote(repo, settings, given)
     for _ in range(TRIES):
         e = app.facts(ctx)
-        theirs = remote.fetch(repo, settings, name)
+        known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
+        with remote.fetching(repo, settings, name) as fetched:
+            ahead = None if do_redact else _scan_ahead(repo, settings)
+            theirs = fetched()
         tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
         if tip is None:
             app.say(t("sync.nothing", remote=name))
@@ -196,7 +213,8 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             continue  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = secretscan.scan(repo, settings, tip)
+        same = ahead is not None and ahead[0] == tip and theirs == (known[1] if known else None)
+        findings = ahead[1] if ahead is not None and same else secretscan.scan(repo, settings, tip)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:

@@ -556,28 +556,42 @@ def network_env() -> dict[str, str]:
 
 
 @contextmanager
-def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+def running(
+    args: list[str], *, cwd: Path, env: dict[str, str] | None = None
+) -> Iterator[Callable[[], subprocess.CompletedProcess[bytes]]]:
     """Run ``git ARGS`` while the block runs, its output going to temporary
     files (a full pipe would stop it halfway); the block gets a function that
-    waits for it and returns its output (a failure: one readable line)."""
+    waits for it and returns it ended, whatever its exit code."""
     import tempfile
 
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=out, stderr=err)
 
-        def result() -> bytes:
+        def result() -> subprocess.CompletedProcess[bytes]:
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            done = subprocess.CompletedProcess(args, code, out.read(), err.read())
-            if code:
-                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
-            return done.stdout
+            return subprocess.CompletedProcess(args, code, out.read(), err.read())
 
         try:
             yield result
         finally:
             proc.wait()  # never left running
+
+
+@contextmanager
+def background(args: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+    """``running``, for a command that must succeed: the block's function
+    returns its output (a failure: one readable line)."""
+    with running(args, cwd=cwd, env=env) as ended:
+
+        def result() -> bytes:
+            done = ended()
+            if done.returncode:
+                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
+            return done.stdout
+
+        yield result
 
 
 _detached: list[subprocess.Popen[bytes]] = []  # kept, so that none is reaped (or warned about) while it runs

@@ -6,6 +6,9 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from vibegit.core.settings import Settings
@@ -67,13 +70,22 @@ def _commit_at(repo: git.Repo, ref: str) -> str | None:
 
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
+    with fetching(repo, settings, remote) as fetched:
+        return fetched()
+
+
+@contextmanager
+def fetching(repo: git.Repo, settings: Settings, remote: str) -> Iterator[Callable[[], str | None]]:
+    """``fetch``, running while the block runs (the block can read the
+    repository meanwhile); the block gets a function that waits for it and
+    returns what ``fetch`` returns."""
     ref = remote_ref(repo, remote)
-    proc = git.run(
-        ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
-        cwd=repo.toplevel,
-        check=False,
-        env=git.network_env(),
-    )
+    args = ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"]
+    with git.running(args, cwd=repo.toplevel, env=git.network_env()) as ended:
+        yield lambda: _fetched(repo, remote, ref, ended())
+
+
+def _fetched(repo: git.Repo, remote: str, ref: str, proc: subprocess.CompletedProcess[bytes]) -> str | None:
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
         if "couldn't find remote ref" in err:
