@@ -106,7 +106,7 @@ def integrate(
     """Bring the fetched tip into the local branch; the new local tip."""
     if theirs is None:
         say(t("sync.none_there", remote=name, branch=settings.state_branch))
-        return git.commit_of(repo, settings.state_ref)
+        return git.commit_at(repo, settings.state_ref)
     news: list[str] = []
 
     def build(ours: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
@@ -184,11 +184,11 @@ def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretsca
     findings. When the fetch brings nothing new and the tip stays, it is the
     scan before the push; else the scan after the merge reads only what this
     one did not record as clean. A failure here leaves it all to that scan."""
-    found = git.reader(repo).get(f"{settings.state_ref}^{{commit}}")
-    if found is None or found[0] != "commit":
+    tip = git.commit_at(repo, settings.state_ref)
+    if tip is None:
         return None
     try:
-        return found[1], secretscan.scan(repo, settings, found[1])
+        return tip, secretscan.scan(repo, settings, tip)
     except VibegitError:
         return None
 

@@ -633,6 +633,12 @@ def commit_of(repo: Repo, rev: str) -> str | None:
     return resolve(repo, f"{rev}^{{commit}}")
 
 
+def commit_at(repo: Repo, rev: str) -> str | None:
+    """The commit ``rev`` names, or None (asked of the command's reader: no process)."""
+    found = reader(repo).get(f"{rev}^{{commit}}")
+    return found[1] if found is not None and found[0] == "commit" else None
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):

@@ -62,12 +62,6 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
     return ref
 
 
-def _commit_at(repo: git.Repo, ref: str) -> str | None:
-    """The commit ``ref`` names, or None (asked of the command's reader: no process)."""
-    found = git.reader(repo).get(f"{ref}^{{commit}}")
-    return found[1] if found is not None and found[0] == "commit" else None
-
-
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
     with fetching(repo, settings, remote) as fetched:
@@ -93,7 +87,7 @@ def _fetched(repo: git.Repo, remote: str, ref: str, proc: subprocess.CompletedPr
                 repo.git("update-ref", "-d", ref, check=False)
             return None
         raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
-    return _commit_at(repo, ref)
+    return git.commit_at(repo, ref)
 
 
 def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:
