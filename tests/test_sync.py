@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view, workflow_path
 
 
@@ -181,3 +183,36 @@ def test_a_remote_that_cannot_be_fetched_is_one_line(tmp_path: Path, m: Machines
     failed = m("laptop", laptop, "sync")
     assert failed.code == 3 and failed.err.startswith("vibegit: git fetch origin failed: ")
     assert failed.err.count("\n") == 1
+
+
+def test_the_walk_of_two_sides_gives_git_merge_base_or_says_to_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git.apart counts both sides and takes the merge base from the same
+    walk when it is one commit; otherwise it leaves it to git merge-base."""
+    from vibegit.infra import git as vgit
+
+    repo = tmp_path / "r"
+    git(tmp_path, "init", "-q", str(repo))
+
+    def commit(name: str, *parents: str) -> str:
+        tree = git(repo, "mktree", input="")
+        args = [x for p in parents for x in ("-p", p)]
+        return git(repo, "commit-tree", tree, *args, "-m", name)
+
+    root = commit("root")
+    a1, b1 = commit("a1", root), commit("b1", root)
+    a2, b2 = commit("a2", a1), commit("b2", b1)
+    cross_a, cross_b = commit("xa", a2, b2), commit("xb", b2, a2)  # criss-cross: two merge bases
+    late, a3 = commit("late", a2, root), commit("a3", a2)  # late merges an older commit: a boundary of two
+    alone = commit("alone")  # no common history
+    monkeypatch.chdir(repo)
+    r = vgit.find_repo()
+    for a, b in [(a2, b2), (a2, a1), (a1, a2), (cross_a, cross_b), (late, a3), (alone, a2), (a2, a2)]:
+        walked = vgit.apart(r, a, b)
+        counts = git(repo, "rev-list", "--left-right", "--count", f"{a}...{b}").split()
+        assert (walked.mine, walked.other) == (int(counts[0]), int(counts[1]))
+        base = git(repo, "merge-base", a, b, check=False) or None
+        assert (walked.base if walked.known else vgit.merge_base(r, a, b)) == base, (a, b, walked)
+    assert vgit.apart(r, a2, b2).known and vgit.apart(r, alone, a2) == (1, 3, None, True)
+    assert not vgit.apart(r, cross_a, cross_b).known and not vgit.apart(r, late, a3).known

@@ -35,11 +35,12 @@ def _merge(
     ours: str,
     theirs: str,
     name: str,
+    walked: git.Apart,
 ) -> tuple[str, list[str]]:
     """A merge commit of the two tips: both histories kept; each workflow
     merged on its own (core/merge.py), one that only one side has kept as it
     is, the shared memory merged, nobody's workflow replaced or dropped."""
-    base = git.merge_base(repo, ours, theirs)
+    base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
@@ -117,14 +118,15 @@ def integrate(
             return theirs, f"vibegit: take the state of {name}", theirs
         if ours == theirs:
             return None, "", ours
-        mine, other = git.apart(repo, ours, theirs)
+        walked = git.apart(repo, ours, theirs)
+        mine, other = walked.mine, walked.other
         if not other:  # theirs is in ours
             return None, "", ours
         if not mine:  # ours is in theirs
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", theirs
-        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name)
+        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", commit

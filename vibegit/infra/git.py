@@ -677,11 +677,30 @@ def count(repo: Repo, *revs: str) -> int:
     return int(repo.out("rev-list", "--count", *revs))
 
 
-def apart(repo: Repo, a: str, b: str) -> tuple[int, int]:
-    """How many commits only ``a`` reaches, and only ``b`` (one process; 0 on
-    one side: that side is an ancestor of the other)."""
-    left, right = repo.out("rev-list", "--left-right", "--count", f"{a}...{b}", "--").split()
-    return int(left), int(right)
+class Apart(NamedTuple):
+    mine: int  # commits only ``a`` reaches (0: ``a`` is an ancestor of ``b``)
+    other: int  # commits only ``b`` reaches
+    base: str | None  # their merge base, when the walk shows it (else ask merge_base)
+    known: bool  # whether ``base`` is the answer
+
+
+def apart(repo: Repo, a: str, b: str) -> Apart:
+    """How many commits only ``a`` reaches, and only ``b``, and their merge
+    base, from one walk: every best common ancestor is a commit the walk of
+    the difference stops at (its boundary), so a boundary of one commit is
+    the merge base ``git merge-base`` gives, and none between two sides
+    that both have commits of their own means no common history."""
+    mine = other = 0
+    boundary = []
+    for line in repo.out("rev-list", "--left-right", "--boundary", f"{a}...{b}", "--").split():
+        if line[0] == "<":
+            mine += 1
+        elif line[0] == ">":
+            other += 1
+        else:
+            boundary.append(line[1:])
+    apart = not boundary and mine > 0 and other > 0  # (the same commit twice has no boundary either)
+    return Apart(mine, other, boundary[0] if len(boundary) == 1 else None, len(boundary) == 1 or apart)
 
 
 def config_values(repo: Repo, key: str) -> list[str]:
