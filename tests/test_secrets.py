@@ -8,7 +8,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 
 from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, workflow_dir, workflow_path
@@ -194,33 +193,3 @@ def test_redaction_reaches_every_workflow_and_keeps_the_others_as_they_were(tmp_
     resumed = m.ok("desktop", desktop, "resume")
     assert "Not restored: config/dev.env: looked like a credential" in resumed.out
     assert not (desktop / "config" / "dev.env").exists()
-
-
-def test_a_scan_in_parts_finds_what_a_scan_in_one_finds(
-    tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The walk is scanned a part at a time (secretscan.PART commits) while
-    git walks on: parts of one commit give the same findings, in the same
-    order, and record the same objects as clean, as one part for all."""
-    from vibegit.core.settings import Settings
-    from vibegit.infra import git as vgit
-    from vibegit.infra import scanned, secretscan
-
-    _remote, laptop = remote_with_laptop(tmp_path)
-    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-    m.ok("laptop", laptop, "task", "add", "T-001", f"revoke {GHP}")
-    m.ok("laptop", laptop, "context", "--last", "nothing to see")
-    (laptop / "conf.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\n")
-    m.ok("laptop", laptop, "checkpoint")
-    m.ok("laptop", laptop, "task", "add", "T-002", "again: " + GHP)  # the board again, another blob
-    m.ok("laptop", laptop, "context", "--last", "nothing to see")  # a blob an earlier part had
-    monkeypatch.chdir(laptop)
-    repo = vgit.find_repo()
-    results = []
-    for part in (10**6, 1, 2):
-        monkeypatch.setattr(secretscan, "PART", part)
-        scanned.path(repo).unlink(missing_ok=True)
-        found = secretscan.scan(repo, Settings())
-        results.append((found, sorted(scanned.load(repo))))
-    assert results[0][0] and {f.source for f in results[0][0]} == {"snapshot", "state", "message"}
-    assert results[1] == results[0] and results[2] == results[0]

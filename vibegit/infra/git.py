@@ -57,15 +57,12 @@ def run(
     return proc
 
 
-def fields(repo: Repo, *args: str, piece: int = 1 << 16, pipe: int = 0) -> Iterator[list[bytes]]:
+def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]]:
     """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
     they come, in lists of those complete in each read: a long output is
-    never held whole. A failure is a GitError. ``pipe``: the size to ask for
-    git's output pipe (git runs that far ahead of a reader that pauses)."""
+    never held whole. A failure is a GitError."""
     proc = subprocess.Popen(["git", *args], cwd=repo.toplevel, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout and proc.stderr
-    if pipe:
-        _widen(proc.stdout.fileno(), pipe)
     rest = b""
     try:
         while data := proc.stdout.read(piece):
@@ -204,14 +201,6 @@ AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the on
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 has the name
 
 
-def _widen(fd: int, size: int) -> None:
-    """Ask for a pipe of ``size`` bytes (Linux; else, or over the system's limit, the default pipe)."""
-    try:
-        fcntl.fcntl(fd, F_SETPIPE_SZ, size)
-    except OSError:
-        pass
-
-
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -225,7 +214,10 @@ class CatFile:
             stdout=subprocess.PIPE,
         )
         if pipe and self._proc.stdout:
-            _widen(self._proc.stdout.fileno(), pipe)
+            try:
+                fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, pipe)
+            except OSError:
+                pass  # over the system's limit: the default pipe
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
         assert self._proc.stdin

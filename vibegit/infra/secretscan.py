@@ -203,7 +203,6 @@ def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commi
         "--not",
         *pushed,
         "--",
-        pipe=LOG_PIPE,
     )
     width = len(repo.null_oid)  # ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
     none = repo.null_oid.encode()
@@ -242,16 +241,15 @@ def _is_snapshot_root(path: str) -> bool:
     return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
-def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Iterator[Scope]:
-    """What pushing ``tip`` would publish that the remote's copies lack, in
-    parts of about ``PART`` commits as ``git log`` gives them (the caller
-    scans one part while git walks the next). A commit whose first parent is
-    new too adds only what it changes; the others are read whole."""
+def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
+    """What pushing ``tip`` would publish that the remote's copies lack. A
+    commit whose first parent is new too adds only what it changes; the others
+    are read whole."""
     pushed = pushed_tips(repo, settings)
     commits = _new_commits(repo, tip, pushed)
     first = next(commits, None)
     if first is None:
-        return
+        return Scope([], [])
     from vibegit.infra import store  # the state model and formats: only when there is something to scan
 
     have: set[str] = set()  # blobs the remote's copies already carry (their state and snapshot changes)
@@ -283,15 +281,7 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
             for oid, path, added in _changes(repo, s.tree, base):
                 if oid not in have:
                     blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-        if len(new) >= PART:
-            yield Scope(new, blobs)
-            new, blobs = [], []
-    if new:
-        yield Scope(new, blobs)
-
-
-PART = 1024  # commits scanned at once: git's log runs ahead into its pipe meanwhile
-LOG_PIPE = 1 << 20  # the walk's output pipe (Linux): room for about 1,700 commits' changes
+    return Scope(new, blobs)
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
@@ -358,16 +348,10 @@ def scan(
     allowed = allowlist(repo) if allowed is None else allowed
     findings: list[Finding] = []
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
-    scope = Scope([], [])
-    hits_in: dict[str, list[credentials.Hit] | None] = {}
-    in_messages: dict[str, list[credentials.Hit]] = {}
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
-        for part in new_content(repo, settings, cat, tip):
-            oids = [oid for oid in dict.fromkeys(b.oid for b in part.blobs) if oid not in clean and oid not in hits_in]
-            hits_in.update(_scan_blobs(cat, oids))
-            in_messages.update(_scan_messages(cat, [c for c in part.commits if c not in clean]))
-            scope.commits.extend(part.commits)
-            scope.blobs.extend(part.blobs)
+        scope = new_content(repo, settings, cat, tip)
+        hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
+        in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
     copies: dict[str, set[str]] = {}
     for blob in scope.blobs:
         hits = hits_in.get(blob.oid, [])
