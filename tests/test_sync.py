@@ -216,3 +216,47 @@ def test_the_walk_of_two_sides_gives_git_merge_base_or_says_to_ask(
         assert (walked.base if walked.known else vgit.merge_base(r, a, b)) == base, (a, b, walked)
     assert vgit.apart(r, a2, b2).known and vgit.apart(r, alone, a2) == (1, 3, None, True)
     assert not vgit.apart(r, cross_a, cross_b).known and not vgit.apart(r, late, a3).known
+
+
+def test_what_only_the_merge_holds_is_scanned_before_the_push(tmp_path: Path, m: Machines) -> None:
+    """Each side clean by its own allowlist; the merge commit's notes join
+    the desktop's allowed value with the laptop's edit: a new file the laptop
+    has not allowed, refused before anything leaves."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "sync")
+    notes = lambda where: where / MIRROR / "active_context.md"  # noqa: E731
+    text = notes(desktop).read_text().replace("## Notes\n", f"## Notes\ndesktop's key {TOKEN}\n")
+    notes(desktop).write_text(text)
+    m.ok("desktop", desktop, "context", "--last", "a note with a key")
+    fingerprint = m("desktop", desktop, "sync").err.split("fingerprint ", 1)[1].split()[0].rstrip(";")
+    m.ok("desktop", desktop, "secrets", "allow", fingerprint)  # the desktop's own choice, not committed
+    m.ok("desktop", desktop, "sync")
+    notes(laptop).write_text(notes(laptop).read_text().replace("## Notes\n", "## Notes\n- laptop note\n"))
+    m.ok("laptop", laptop, "context", "--last", "notes on the laptop")
+    pushed = git(remote, "rev-parse", "vibegit/state")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "active_context.md:" in refused.err and "GitHub token" in refused.err
+    assert "Merged" in refused.out and git(remote, "rev-parse", "vibegit/state") == pushed
+
+
+def test_a_remote_forced_back_has_what_it_lost_scanned_again(tmp_path: Path, m: Machines) -> None:
+    """The laptop pushed a checkpoint with a value it allowed then; the remote
+    was forced back to an older state and moved on; the laptop no longer
+    allows the value. Its merge would publish that checkpoint again: scanned
+    again, refused."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "sync")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    fingerprint = m("laptop", laptop, "sync").err.split("fingerprint ", 1)[1].split()[0].rstrip(";")
+    m.ok("laptop", laptop, "secrets", "allow", fingerprint)
+    m.ok("laptop", laptop, "sync")
+    (laptop / ".vibegit" / "secrets-allow").unlink()  # allowed no more
+    m.ok("desktop", desktop, "task", "add", "T-007", "on the older state")
+    git(desktop, "push", "-q", "--force", "--no-verify", "origin", "vibegit/state")  # the checkpoint is gone there
+    m.ok("laptop", laptop, "task", "add", "T-008", "on the laptop")
+    git(laptop, "update-ref", "-d", "refs/remotes/origin/vibegit/state")  # git push left it at the checkpoint
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
+    assert "Merged" in refused.out
+    assert TOKEN not in git(remote, "log", "-p", "--format=%B", "vibegit/state")

@@ -195,6 +195,34 @@ def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretsca
         return None
 
 
+def _findings(
+    repo: git.Repo,
+    settings: Settings,
+    tip: str,
+    theirs: str | None,
+    known: str | None,
+    ahead: tuple[str, list[secretscan.Finding]] | None,
+) -> list[secretscan.Finding]:
+    """The scan before the push of ``tip``, after ``_scan_ahead``: its result
+    when the fetch brought nothing (``known``: the remote's copy before) and
+    the tip stayed; after a merge of that tip with ``theirs`` that it found
+    clean, a scan of what only the merge holds (the remote still has all it
+    had: its new tip descends from the old); nothing for the remote's own tip."""
+    if ahead is not None and ahead[0] == tip and theirs == known:
+        return ahead[1]
+    if tip == theirs:
+        return []  # the remote's copy: nothing new
+    if (
+        ahead is not None
+        and not ahead[1]
+        and theirs is not None
+        and git.parents(repo, tip) == [ahead[0], theirs]
+        and (known is None or git.is_ancestor(repo, known, theirs))
+    ):
+        return secretscan.scan(repo, settings, tip, cleared=[ahead[0]])
+    return secretscan.scan(repo, settings, tip)
+
+
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
@@ -215,8 +243,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             continue  # the state branch went away meanwhile (redact found nothing to keep): look again
-        same = ahead is not None and ahead[0] == tip and theirs == (known[1] if known else None)
-        findings = ahead[1] if ahead is not None and same else secretscan.scan(repo, settings, tip)
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:

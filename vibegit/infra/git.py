@@ -631,6 +631,15 @@ def commit_at(repo: Repo, rev: str) -> str | None:
     return found[1] if found is not None and found[0] == "commit" else None
 
 
+def parents(repo: Repo, commit: str) -> list[str]:
+    """The parents of ``commit`` in order, [] when it is not a commit (asked of the command's reader)."""
+    found = reader(repo).get(commit)
+    if found is None or found[0] != "commit":
+        return []
+    head = found[2].partition(b"\n\n")[0].decode(errors="replace")
+    return [line[len("parent ") :] for line in head.split("\n") if line.startswith("parent ")]
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):
