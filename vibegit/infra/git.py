@@ -321,6 +321,8 @@ class CatFile:
         return self._proc.stdin is None or self._proc.stdin.closed
 
     def close(self) -> None:
+        if self._proc.stdout:
+            self._proc.stdout.close()  # answers never read (a reader left on an error): git ends, not waits
         if self._proc.stdin:
             self._proc.stdin.close()
         self._proc.wait()
