@@ -702,8 +702,8 @@ def apart(repo: Repo, a: str, b: str) -> Apart:
             other += 1
         else:
             boundary.append(line[1:])
-    apart = not boundary and mine > 0 and other > 0  # (the same commit twice has no boundary either)
-    return Apart(mine, other, boundary[0] if len(boundary) == 1 else None, len(boundary) == 1 or apart)
+    unrelated = not boundary and mine > 0 and other > 0  # (the same commit twice has no boundary either)
+    return Apart(mine, other, boundary[0] if len(boundary) == 1 else None, len(boundary) == 1 or unrelated)
 
 
 def config_values(repo: Repo, key: str) -> list[str]:
