@@ -4,8 +4,11 @@ means a rescan, never a crash or a missed credential."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import Machines, git, remote_with_laptop
 
@@ -21,7 +24,7 @@ def test_what_was_scanned_clean_is_recorded_and_a_hit_never_is(tmp_path: Path, m
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
     assert m.ok("laptop", laptop, "secrets", "check").code == 0
     clean = record(laptop).read_text().splitlines()
-    assert clean and all(len(line.split(" ")) == 2 for line in clean)
+    assert clean and all(len(line.split(" ")) >= 2 for line in clean)  # a check, then the ids it covers
     (laptop / "src" / "app.py").write_text(f"TOKEN = '{GHP}'\n")
     m.ok("laptop", laptop, "checkpoint")
     for _ in range(2):  # found again each time: a hit is never recorded
@@ -40,7 +43,8 @@ def test_a_damaged_or_forged_record_means_a_rescan(tmp_path: Path, m: Machines) 
     path = record(laptop)
     damaged = [
         b"\0\xff garbage\n" + b"x" * 5000,
-        "".join(f"{oid} 0123456789abcdef\n" for oid in blobs).encode(),  # wrong checks
+        "".join(f"0123456789abcdef {oid}\n" for oid in blobs).encode(),  # wrong checks
+        f"0123456789abcdef {' '.join(blobs)}\n".encode(),
         "".join(f"{oid}\n{oid[:20]} \n" for oid in blobs).encode(),  # cut short
     ]
     for data in damaged:
@@ -56,3 +60,27 @@ def test_a_damaged_or_forged_record_means_a_rescan(tmp_path: Path, m: Machines) 
     path.mkdir()  # not even a file
     check = m("laptop", laptop, "secrets", "check")
     assert check.code == 1 and "src/app.py:1" in check.err
+
+
+def test_each_line_is_believed_whole_or_not_at_all(
+    tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line covers the ids written with it: cut short, or changed in one id,
+    none of them is believed; the other lines still are. A line of the first
+    format (``<oid> <check>``) is not believed either."""
+    from vibegit.infra import git as vgit
+    from vibegit.infra import scanned
+
+    _, laptop = remote_with_laptop(tmp_path)
+    monkeypatch.chdir(laptop)
+    repo = vgit.find_repo()
+    monkeypatch.setattr(scanned, "LINE", 3)
+    ids = [f"{i:040x}" for i in range(1, 8)]
+    scanned.add(repo, [*ids, "not an id", "../x"])
+    lines = record(laptop).read_text().splitlines()
+    assert len(lines) == 3 and scanned.load(repo) == set(ids)
+    record(laptop).write_text(f"{lines[0]}\n{lines[1][:-5]}\n{lines[2].replace('7', '8')}\n")
+    assert scanned.load(repo) == set(ids[:3])
+    old = ids[0] + " " + hashlib.sha256(scanned.rules_key() + ids[0].encode()).hexdigest()[:16]
+    record(laptop).write_text(old + "\n")
+    assert scanned.load(repo) == set()

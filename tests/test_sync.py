@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view, workflow_path
 
 
@@ -123,3 +125,138 @@ def test_sync_joins_two_histories_that_started_apart(tmp_path: Path, m: Machines
     assert status["mode"]["workflow_name"] == "vibe-code"
     memory = json.loads(m.ok("desktop", desktop, "memory", "list", "--json").out)
     assert [e["text"] for e in memory] == ["never force-push main"]
+
+
+def test_sync_runs_without_typer(tmp_path: Path, m: Machines) -> None:
+    """A plain ``vibegit sync`` line is parsed without typer (verbs.py): the same push, less start-up."""
+    import subprocess
+    import sys
+
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    probe = (
+        "import sys\nfrom vibegit.main import main\ncode = main(['sync'])\n"
+        "print(code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click'}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=laptop, capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1:] == ["0 []"], proc.stderr
+    assert "Pushed vibegit/state to origin" in proc.stdout
+
+
+TOKEN = "ghp_" + "Qm7Zt2Lx9Vb4Nc8Kd1Pf6Hs3Jw5Ry0Ta2Ue4"  # a fake value, put together at run time
+
+
+def test_what_the_remote_has_already_is_not_refused_though_this_clone_never_fetched_it(
+    tmp_path: Path, m: Machines
+) -> None:
+    """The scan that runs while the fetch does reads what the old copy lacked;
+    the remote turns out to have it all: nothing new, nothing refused."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    git(laptop, "push", "-q", "--no-verify", "origin", "vibegit/state")  # published by hand, bypassing vibegit
+    result = m.ok("laptop", laptop, "sync")
+    assert "up to date" in result.out
+    assert git(laptop, "rev-parse", "refs/vibegit/remote/origin") == git(remote, "rev-parse", "vibegit/state")
+
+
+def test_a_credential_on_this_side_of_a_divergence_is_refused_after_the_merge(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-003", "Logout")
+    m.ok("desktop", desktop, "sync")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    pushed = git(remote, "rev-parse", "vibegit/state")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
+    assert "Merged" in refused.out  # the merge is made here; only the push waits
+    assert git(remote, "rev-parse", "vibegit/state") == pushed
+    again = m("laptop", laptop, "sync")  # nothing new there: the merge stays, the refusal too
+    assert again.code == 1 and "notes.txt:1" in again.err and "Merged" not in again.out
+
+
+def test_a_remote_that_cannot_be_fetched_is_one_line(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    git(laptop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    failed = m("laptop", laptop, "sync")
+    assert failed.code == 3 and failed.err.startswith("vibegit: git fetch origin failed: ")
+    assert failed.err.count("\n") == 1
+
+
+def test_the_walk_of_two_sides_gives_git_merge_base_or_says_to_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git.apart counts both sides and takes the merge base from the same
+    walk when it is one commit; otherwise it leaves it to git merge-base."""
+    from vibegit.infra import git as vgit
+
+    repo = tmp_path / "r"
+    git(tmp_path, "init", "-q", str(repo))
+
+    def commit(name: str, *parents: str) -> str:
+        tree = git(repo, "mktree", input="")
+        args = [x for p in parents for x in ("-p", p)]
+        return git(repo, "commit-tree", tree, *args, "-m", name)
+
+    root = commit("root")
+    a1, b1 = commit("a1", root), commit("b1", root)
+    a2, b2 = commit("a2", a1), commit("b2", b1)
+    cross_a, cross_b = commit("xa", a2, b2), commit("xb", b2, a2)  # criss-cross: two merge bases
+    late, a3 = commit("late", a2, root), commit("a3", a2)  # late merges an older commit: a boundary of two
+    alone = commit("alone")  # no common history
+    monkeypatch.chdir(repo)
+    r = vgit.find_repo()
+    for a, b in [(a2, b2), (a2, a1), (a1, a2), (cross_a, cross_b), (late, a3), (alone, a2), (a2, a2)]:
+        walked = vgit.apart(r, a, b)
+        counts = git(repo, "rev-list", "--left-right", "--count", f"{a}...{b}").split()
+        assert (walked.mine, walked.other) == (int(counts[0]), int(counts[1]))
+        base = git(repo, "merge-base", a, b, check=False) or None
+        assert (walked.base if walked.known else vgit.merge_base(r, a, b)) == base, (a, b, walked)
+    assert vgit.apart(r, a2, b2).known and vgit.apart(r, alone, a2) == (1, 3, None, True)
+    assert not vgit.apart(r, cross_a, cross_b).known and not vgit.apart(r, late, a3).known
+
+
+def test_what_only_the_merge_holds_is_scanned_before_the_push(tmp_path: Path, m: Machines) -> None:
+    """Each side clean by its own allowlist; the merge commit's notes join
+    the desktop's allowed value with the laptop's edit: a new file the laptop
+    has not allowed, refused before anything leaves."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "sync")
+    notes = lambda where: where / MIRROR / "active_context.md"  # noqa: E731
+    text = notes(desktop).read_text().replace("## Notes\n", f"## Notes\ndesktop's key {TOKEN}\n")
+    notes(desktop).write_text(text)
+    m.ok("desktop", desktop, "context", "--last", "a note with a key")
+    fingerprint = m("desktop", desktop, "sync").err.split("fingerprint ", 1)[1].split()[0].rstrip(";")
+    m.ok("desktop", desktop, "secrets", "allow", fingerprint)  # the desktop's own choice, not committed
+    m.ok("desktop", desktop, "sync")
+    notes(laptop).write_text(notes(laptop).read_text().replace("## Notes\n", "## Notes\n- laptop note\n"))
+    m.ok("laptop", laptop, "context", "--last", "notes on the laptop")
+    pushed = git(remote, "rev-parse", "vibegit/state")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "active_context.md:" in refused.err and "GitHub token" in refused.err
+    assert "Merged" in refused.out and git(remote, "rev-parse", "vibegit/state") == pushed
+
+
+def test_a_remote_forced_back_has_what_it_lost_scanned_again(tmp_path: Path, m: Machines) -> None:
+    """The laptop pushed a checkpoint with a value it allowed then; the remote
+    was forced back to an older state and moved on; the laptop no longer
+    allows the value. Its merge would publish that checkpoint again: scanned
+    again, refused."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "sync")
+    (laptop / "notes.txt").write_text(f"token: {TOKEN}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    fingerprint = m("laptop", laptop, "sync").err.split("fingerprint ", 1)[1].split()[0].rstrip(";")
+    m.ok("laptop", laptop, "secrets", "allow", fingerprint)
+    m.ok("laptop", laptop, "sync")
+    (laptop / ".vibegit" / "secrets-allow").unlink()  # allowed no more
+    m.ok("desktop", desktop, "task", "add", "T-007", "on the older state")
+    git(desktop, "push", "-q", "--force", "--no-verify", "origin", "vibegit/state")  # the checkpoint is gone there
+    m.ok("laptop", laptop, "task", "add", "T-008", "on the laptop")
+    git(laptop, "update-ref", "-d", "refs/remotes/origin/vibegit/state")  # git push left it at the checkpoint
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
+    assert "Merged" in refused.out
+    assert TOKEN not in git(remote, "log", "-p", "--format=%B", "vibegit/state")

@@ -56,7 +56,9 @@ def test_the_fast_verbs_take_exactly_typers_options(words: tuple[str, ...]) -> N
         ["status", "--lang", "fr"],
         ["--lang", "zh", "status"],
         ["task"],
-        ["sync"],
+        ["sync", "--remote"],
+        ["sync", "--redact=yes"],
+        ["secrets", "check"],
         [],
     ],
 )
@@ -96,6 +98,9 @@ LINES = [
     ["checkpoint", "--no-snapshot", "-w", "vibe-code"],
     ["task", "list", "-w", "nobody"],
     ["status", "--compare"],
+    ["sync"],  # no remote: refused both ways
+    ["sync", "--remote", "nowhere", "--no-verify"],
+    ["sync", "--redact"],
 ]
 
 

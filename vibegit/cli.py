@@ -425,9 +425,7 @@ def sync(
     push would publish that is new (uncommitted changes in snapshots, the
     state's text) is scanned first: a credential is refused (exit 1) with its
     file:line and fingerprint. Your pre-push hooks run for the push too."""
-    from vibegit.commands import sync as sync_
-
-    return sync_.sync(remote, redact, not no_verify)
+    return verbs.sync(remote, redact, no_verify)
 
 
 @secrets_parser.command("check")

@@ -1,5 +1,5 @@
 """The verbs agents call most (``status``, ``list``, ``task …``, ``context``,
-``checkpoint``, ``phase``), parsed without typer when the command line is plain.
+``checkpoint``, ``phase``) and ``sync``, parsed without typer when the command line is plain.
 
 Importing typer and building its click command costs more than the rest of
 such a command. ``run`` parses a plain command line for one of these verbs
@@ -92,6 +92,12 @@ def checkpoint(
     return checkpoint_.checkpoint(file, line, action, no_snapshot, workflow)
 
 
+def sync(remote: str | None = None, redact: bool = False, no_verify: bool = False) -> int:
+    from vibegit.commands import sync as sync_
+
+    return sync_.sync(remote, redact, not no_verify)
+
+
 # The command words, the function, its arguments' names (all required) and
 # its options: name -> (parameter, kind). The names are the CLI's parameters.
 Verb = tuple[Callable[..., int], tuple[str, ...], dict[str, tuple[str, str]]]
@@ -125,6 +131,11 @@ VERBS: dict[tuple[str, ...], Verb] = {
             "--no-snapshot": ("no_snapshot", FLAG),
             **WORKFLOW,
         },
+    ),
+    ("sync",): (
+        sync,
+        (),
+        {"--remote": ("remote", TEXT), "--redact": ("redact", FLAG), "--no-verify": ("no_verify", FLAG)},
     ),
 }
 

@@ -18,7 +18,7 @@ from vibegit.core.model import Env, Memory, State
 from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
-from vibegit.errors import OK, Refused
+from vibegit.errors import OK, Refused, VibegitError
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import render_all, render_shared
 
@@ -35,11 +35,12 @@ def _merge(
     ours: str,
     theirs: str,
     name: str,
+    walked: git.Apart,
 ) -> tuple[str, list[str]]:
     """A merge commit of the two tips: both histories kept; each workflow
     merged on its own (core/merge.py), one that only one side has kept as it
     is, the shared memory merged, nobody's workflow replaced or dropped."""
-    base = git.merge_base(repo, ours, theirs)
+    base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
@@ -106,7 +107,7 @@ def integrate(
     """Bring the fetched tip into the local branch; the new local tip."""
     if theirs is None:
         say(t("sync.none_there", remote=name, branch=settings.state_branch))
-        return git.commit_of(repo, settings.state_ref)
+        return git.commit_at(repo, settings.state_ref)
     news: list[str] = []
 
     def build(ours: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
@@ -117,14 +118,15 @@ def integrate(
             return theirs, f"vibegit: take the state of {name}", theirs
         if ours == theirs:
             return None, "", ours
-        mine, other = git.apart(repo, ours, theirs)
+        walked = git.apart(repo, ours, theirs)
+        mine, other = walked.mine, walked.other
         if not other:  # theirs is in ours
             return None, "", ours
         if not mine:  # ours is in theirs
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", theirs
-        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name)
+        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", commit
@@ -179,13 +181,58 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
     return True
 
 
+def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretscan.Finding]] | None:
+    """The scan of the local tip, run while the fetch runs: the tip and its
+    findings. When the fetch brings nothing new and the tip stays, it is the
+    scan before the push; else the scan after the merge reads only what this
+    one did not record as clean. A failure here leaves it all to that scan."""
+    tip = git.commit_at(repo, settings.state_ref)
+    if tip is None:
+        return None
+    try:
+        return tip, secretscan.scan(repo, settings, tip)
+    except VibegitError:
+        return None
+
+
+def _findings(
+    repo: git.Repo,
+    settings: Settings,
+    tip: str,
+    theirs: str | None,
+    known: str | None,
+    ahead: tuple[str, list[secretscan.Finding]] | None,
+) -> list[secretscan.Finding]:
+    """The scan before the push of ``tip``, after ``_scan_ahead``: its result
+    when the fetch brought nothing (``known``: the remote's copy before) and
+    the tip stayed; after a merge of that tip with ``theirs`` that it found
+    clean, a scan of what only the merge holds (the remote still has all it
+    had: its new tip descends from the old); nothing for the remote's own tip."""
+    if ahead is not None and ahead[0] == tip and theirs == known:
+        return ahead[1]
+    if tip == theirs:
+        return []  # the remote's copy: nothing new
+    if (
+        ahead is not None
+        and not ahead[1]
+        and theirs is not None
+        and git.parents(repo, tip) == [ahead[0], theirs]
+        and (known is None or git.is_ancestor(repo, known, theirs))
+    ):
+        return secretscan.scan(repo, settings, tip, cleared=[ahead[0]])
+    return secretscan.scan(repo, settings, tip)
+
+
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
     name = remote.state_remote(repo, settings, given)
     for _ in range(TRIES):
         e = app.facts(ctx)
-        theirs = remote.fetch(repo, settings, name)
+        known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
+        with remote.fetching(repo, settings, name) as fetched:
+            ahead = None if do_redact else _scan_ahead(repo, settings)
+            theirs = fetched()
         tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
         if tip is None:
             app.say(t("sync.nothing", remote=name))
@@ -196,7 +243,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             continue  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = secretscan.scan(repo, settings, tip)
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:

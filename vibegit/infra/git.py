@@ -326,6 +326,8 @@ class CatFile:
         return self._proc.stdin is None or self._proc.stdin.closed
 
     def close(self) -> None:
+        if self._proc.stdout:
+            self._proc.stdout.close()  # answers never read (a reader left on an error): git ends, not waits
         if self._proc.stdin:
             self._proc.stdin.close()
         self._proc.wait()
@@ -597,26 +599,38 @@ def scratch_file(directory: Path) -> BinaryIO:
 
 
 @contextmanager
-def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+def running(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
-    gets a function that waits for it and returns its output (a failure: one readable line)."""
+    gets a function that waits for it and returns it ended, whatever its exit code."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
         proc = Child(_git(args, repo.toplevel), env, stdout=out, stderr=err)
 
-        def result() -> bytes:
+        def result() -> Done:
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            done = Done(args, code, out.read(), err.read())
-            if code:
-                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
-            return done.stdout
+            return Done(args, code, out.read(), err.read())
 
         try:
             yield result
         finally:
             proc.wait()  # never left running
+
+
+@contextmanager
+def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+    """``running``, for a command that must succeed: the block's function
+    returns its output (a failure: one readable line)."""
+    with running(repo, args, env=env) as ended:
+
+        def result() -> bytes:
+            done = ended()
+            if done.returncode:
+                raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
+            return done.stdout
+
+        yield result
 
 
 _detached: list[Child] = []  # reaped when they end (a long-running process, the MCP server, leaves no zombies)
@@ -642,6 +656,21 @@ def resolve(repo: Repo, rev: str) -> str | None:
 def commit_of(repo: Repo, rev: str) -> str | None:
     """The commit ``rev`` names, or None."""
     return resolve(repo, f"{rev}^{{commit}}")
+
+
+def commit_at(repo: Repo, rev: str) -> str | None:
+    """The commit ``rev`` names, or None (asked of the command's reader: no process)."""
+    found = reader(repo).get(f"{rev}^{{commit}}")
+    return found[1] if found is not None and found[0] == "commit" else None
+
+
+def parents(repo: Repo, commit: str) -> list[str]:
+    """The parents of ``commit`` in order, [] when it is not a commit (asked of the command's reader)."""
+    found = reader(repo).get(commit)
+    if found is None or found[0] != "commit":
+        return []
+    head = found[2].partition(b"\n\n")[0].decode(errors="replace")
+    return [line[len("parent ") :] for line in head.split("\n") if line.startswith("parent ")]
 
 
 def tree_of(repo: Repo, commit: str | None) -> str | None:
@@ -682,11 +711,30 @@ def count(repo: Repo, *revs: str) -> int:
     return int(repo.out("rev-list", "--count", *revs))
 
 
-def apart(repo: Repo, a: str, b: str) -> tuple[int, int]:
-    """How many commits only ``a`` reaches, and only ``b`` (one process; 0 on
-    one side: that side is an ancestor of the other)."""
-    left, right = repo.out("rev-list", "--left-right", "--count", f"{a}...{b}", "--").split()
-    return int(left), int(right)
+class Apart(NamedTuple):
+    mine: int  # commits only ``a`` reaches (0: ``a`` is an ancestor of ``b``)
+    other: int  # commits only ``b`` reaches
+    base: str | None  # their merge base, when the walk shows it (else ask merge_base)
+    known: bool  # whether ``base`` is the answer
+
+
+def apart(repo: Repo, a: str, b: str) -> Apart:
+    """How many commits only ``a`` reaches, and only ``b``, and their merge
+    base, from one walk: every best common ancestor is a commit the walk of
+    the difference stops at (its boundary), so a boundary of one commit is
+    the merge base ``git merge-base`` gives, and none between two sides
+    that both have commits of their own means no common history."""
+    mine = other = 0
+    boundary = []
+    for line in repo.out("rev-list", "--left-right", "--boundary", f"{a}...{b}", "--").split():
+        if line[0] == "<":
+            mine += 1
+        elif line[0] == ">":
+            other += 1
+        else:
+            boundary.append(line[1:])
+    unrelated = not boundary and mine > 0 and other > 0  # (the same commit twice has no boundary either)
+    return Apart(mine, other, boundary[0] if len(boundary) == 1 else None, len(boundary) == 1 or unrelated)
 
 
 def config_values(repo: Repo, key: str) -> list[str]:

@@ -6,6 +6,9 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import git
@@ -59,21 +62,24 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
     return ref
 
 
-def _commit_at(repo: git.Repo, ref: str) -> str | None:
-    """The commit ``ref`` names, or None (asked of the command's reader: no process)."""
-    found = git.reader(repo).get(f"{ref}^{{commit}}")
-    return found[1] if found is not None and found[0] == "commit" else None
-
-
 def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
+    with fetching(repo, settings, remote) as fetched:
+        return fetched()
+
+
+@contextmanager
+def fetching(repo: git.Repo, settings: Settings, remote: str) -> Iterator[Callable[[], str | None]]:
+    """``fetch``, running while the block runs (the block can read the
+    repository meanwhile); the block gets a function that waits for it and
+    returns what ``fetch`` returns."""
     ref = remote_ref(repo, remote)
-    proc = git.run(
-        ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"],
-        cwd=repo.toplevel,
-        check=False,
-        env=git.network_env(),
-    )
+    args = ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"]
+    with git.running(repo, args, env=git.network_env()) as ended:
+        yield lambda: _fetched(repo, remote, ref, ended())
+
+
+def _fetched(repo: git.Repo, remote: str, ref: str, proc: git.Done) -> str | None:
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
         if "couldn't find remote ref" in err:
@@ -81,7 +87,7 @@ def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
                 repo.git("update-ref", "-d", ref, check=False)
             return None
         raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
-    return _commit_at(repo, ref)
+    return git.commit_at(repo, ref)
 
 
 def fetch_commit(repo: git.Repo, remote: str, commit: str) -> bool:

@@ -23,7 +23,7 @@ calls ``check`` (the store is imported when there is something to scan).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -241,11 +241,12 @@ def _is_snapshot_root(path: str) -> bool:
     return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
-def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) -> Scope:
-    """What pushing ``tip`` would publish that the remote's copies lack. A
+def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str, cleared: Sequence[str] = ()) -> Scope:
+    """What pushing ``tip`` would publish that the remote's copies lack (and
+    that the history of ``cleared`` commits lacks, taken as theirs). A
     commit whose first parent is new too adds only what it changes; the others
     are read whole."""
-    pushed = pushed_tips(repo, settings)
+    pushed = sorted({*pushed_tips(repo, settings), *cleared})
     commits = _new_commits(repo, tip, pushed)
     first = next(commits, None)
     if first is None:
@@ -339,9 +340,16 @@ def _in_tree(repo: git.Repo, tree: str) -> set[str]:
 
 
 def scan(
-    repo: git.Repo, settings: Settings, tip: str | None = None, allowed: frozenset[str] | None = None
+    repo: git.Repo,
+    settings: Settings,
+    tip: str | None = None,
+    allowed: frozenset[str] | None = None,
+    cleared: Sequence[str] = (),
 ) -> list[Finding]:
-    """Credentials in what pushing the state branch (or ``tip``) would publish that is new."""
+    """Credentials in what pushing the state branch (or ``tip``) would publish
+    that is new. ``cleared``: commits a scan found nothing to refuse in (with
+    what the remote had then, all of which it still has): what their history
+    holds is not read again."""
     tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
@@ -349,7 +357,7 @@ def scan(
     findings: list[Finding] = []
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
-        scope = new_content(repo, settings, cat, tip)
+        scope = new_content(repo, settings, cat, tip, cleared)
         hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
         in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
     copies: dict[str, set[str]] = {}
