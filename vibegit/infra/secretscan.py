@@ -287,18 +287,16 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str) 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
 GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
 PIPE = 1 << 20  # cat-file's output pipe: git reads and inflates that far ahead while the rules run
-_NO_HITS: list[credentials.Hit] = []  # shared, never changed: most texts hold nothing
 
 
 def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
     """The hits in each of ``texts`` (key, text), ``GROUP`` characters of them
-    scanned at once (``credentials.none_in``), one by one only when that finds something."""
+    scanned at once (``credentials.find_each``)."""
     group: dict[str, str] = {}
     size = 0
     for key, text in chain(texts, [("", "")]):  # an empty key: the end
         if group and (not key or size + len(text) > GROUP):
-            clean = credentials.none_in(list(group.values()))
-            yield from ((k, _NO_HITS if clean else credentials.find(t)) for k, t in group.items())
+            yield from zip(group, credentials.find_each(list(group.values())), strict=True)
             group, size = {}, 0
         group[key] = text
         size += len(text) + 1
