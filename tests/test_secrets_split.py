@@ -234,6 +234,19 @@ def test_a_worker_that_fails_fails_the_scan_in_one_line(
     assert len(forks) == 1 and gone(forks[0])
 
 
+def test_a_push_of_the_state_branch_is_refused_when_the_worker_fails(
+    checkpointed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int], m: Machines
+) -> None:
+    monkeypatch.setattr(scansplit, "PARALLEL", 0)
+    in_worker(monkeypatch, "run_group", dies_on_its_second_piece)
+    tip = git(checkpointed, "rev-parse", "vibegit/state")
+    pushed = f"refs/heads/vibegit/state {tip} refs/heads/vibegit/state {'0' * len(tip)}\n"
+    hook = m("laptop", checkpointed, "hook", "pre-push", "origin", str(tmp_path / "remote.git"), input=pushed)
+    assert hook.code == 1 and "could not finish" in hook.err and "not pushing vibegit/state" in hook.err
+    assert len(hook.err.strip().splitlines()) == 1
+    assert len(forks) == 1 and gone(forks[0])
+
+
 _INTERRUPTED = """\
 import os, sys, time
 from vibegit.infra import scansplit
