@@ -263,6 +263,38 @@ sys.exit(main(["secrets", "check"]))
 """
 
 
+_BROKEN = """\
+import os, sys
+from vibegit.infra import scansplit
+from vibegit.main import main
+scansplit.PARALLEL, scansplit.QUEUE = 0, 1 << 60
+real_fork, real_group, calls = os.fork, scansplit.Split.group, []
+def fork():
+    pid = real_fork()
+    if pid:
+        open(sys.argv[1], "w").write(str(pid))
+    return pid
+def group(self, blobs):
+    calls.append(1)
+    if len(calls) == 5:
+        raise RuntimeError("a bug of ours")
+    return real_group(self, blobs)
+os.fork, scansplit.Split.group = fork, group
+sys.exit(main(["secrets", "check"]))
+"""
+
+
+def test_an_error_of_this_process_mid_scan_ends_it_and_its_worker(checkpointed: Path, tmp_path: Path) -> None:
+    """The worker holds nothing of git's: the reader's end waits for no one but this process."""
+    marker = tmp_path / "worker.pid"
+    proc = subprocess.run(
+        [sys.executable, "-c", _BROKEN, str(marker)], cwd=checkpointed, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 3 and "unexpected error: RuntimeError: a bug of ours" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert gone(int(marker.read_text()))
+
+
 @pytest.mark.skipif(not hasattr(os, "fork") or not hasattr(os, "killpg"), reason="POSIX: fork, process groups")
 def test_ctrl_c_ends_the_scan_and_its_worker(checkpointed: Path, tmp_path: Path) -> None:
     marker = tmp_path / "worker.pid"

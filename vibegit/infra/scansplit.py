@@ -30,7 +30,7 @@ from vibegit.core import credentials
 from vibegit.errors import Refused
 
 PARALLEL = 4 << 20  # bytes read before a worker pays for itself (about 40 ms of rules; docs/performance.md)
-QUEUE = 2 << 20  # bytes the worker has not answered yet before this process scans a piece itself
+QUEUE = 1 << 20  # bytes the worker has not answered yet before this process scans a piece itself
 PIPE = 1 << 20  # the worker's input pipe (Linux; else the default): the queue waits there, not here
 _F_SETPIPE_SZ = 1031
 _KINDS = frozenset(rule.kind for rule in credentials.RULES)
@@ -183,8 +183,7 @@ class Split:
             code = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-                os.close(self._jobs)
-                os.close(self._results)
+                _close_all_but(jobs, answers)
                 _serve(jobs, answers)
                 code = 0
             except BaseException as err:
@@ -312,6 +311,25 @@ def _serve(jobs: int, answers: int) -> None:
             else:
                 raise ValueError(f"a piece of an unknown kind {tag!r}")
             _write(answers, _encode_hits(found))
+
+
+def _close_all_but(*keep: int) -> None:
+    """Close every descriptor the worker inherited but ``keep`` and 0-2: an
+    end of git's pipes held here would keep git (and a parent waiting for it
+    on its way out of an error) waiting for an end only the worker could give."""
+    try:
+        inherited = [int(name) for name in os.listdir("/proc/self/fd")]  # Linux: only those open
+    except (OSError, ValueError):  # elsewhere: every number up to the limit, around ``keep``
+        inherited = []
+        top = max(os.sysconf("SC_OPEN_MAX"), *keep) + 1
+        for lo, hi in zip((2, *sorted(keep)), (*sorted(keep), top), strict=True):
+            os.closerange(lo + 1, hi)
+    for fd in inherited:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass  # the directory listing's own
 
 
 def _write(fd: int, data: bytes) -> None:
