@@ -191,6 +191,10 @@ def dies_on_its_second_piece(real: Callable[..., object], *args: object) -> obje
     return real(*args)
 
 
+def error_of_two_lines(real: Callable[..., object], *args: object) -> object:
+    raise ValueError("two\nlines")
+
+
 UNREAD = "sent an answer that could not be read"
 GARBAGE: list[tuple[str, Callable[..., bytes], str]] = [
     ("not a frame", lambda real, found: b"R\x03\x00\x00\x00abc", UNREAD),
@@ -207,9 +211,10 @@ GARBAGE: list[tuple[str, Callable[..., bytes], str]] = [
     [
         ("run_group", dies_on_its_second_piece, "was killed by signal 9"),
         ("run_window", lambda real, *args: 1 / 0, "failed: ZeroDivisionError"),
+        ("run_window", error_of_two_lines, "failed: ValueError: two lines"),
         *[("_encode_hits", bad, why) for _, bad, why in GARBAGE],
     ],
-    ids=["killed mid-scan", "an error of its own", *[what for what, _, _ in GARBAGE]],
+    ids=["killed mid-scan", "an error of its own", "an error of two lines", *[what for what, _, _ in GARBAGE]],
 )
 def test_a_worker_that_fails_fails_the_scan_in_one_line(
     checkpointed: Path,

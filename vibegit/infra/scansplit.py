@@ -244,7 +244,7 @@ class Split:
             tag, body = answers[at : at + 1], bytes(answers[at + 5 : at + 5 + size])
             at += 5 + size
             if tag == b"E":
-                self._fail("failed: " + body.decode("utf-8", "replace")[:300])
+                self._fail("failed: " + " ".join(body.decode("utf-8", "replace").split())[:300])  # one line
             if tag != b"R" or not self._waiting:
                 self._fail("answered what was not asked")
             piece_size, places = self._waiting.popleft()
