@@ -258,6 +258,13 @@ class Split:
         del answers[:at]
 
     def _gone(self) -> str:
+        """Why the worker stopped answering: the error it said, if it said one before its end, or how it ended."""
+        try:
+            while data := os.read(self._results, 1 << 16):  # up to its end: an error it sent is in there
+                self._answers += data
+        except OSError:
+            pass
+        self._take()
         status = self._reap()
         return _ended(status) if status else "ended before answering all it had"
 
