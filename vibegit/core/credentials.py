@@ -400,6 +400,14 @@ def none_in(texts: list[str]) -> bool:
     return not find("\n".join(texts))
 
 
+def find_each(texts: list[str]) -> list[list[Hit]]:
+    """``[find(t) for t in texts]``, with one ``none_in`` of them all first
+    (exact when it finds nothing): how a group of small texts is scanned."""
+    if none_in(texts):
+        return [[] for _ in texts]
+    return [find(t) for t in texts]
+
+
 def redact(text: str, hits: Iterable[Hit] | None = None) -> str:
     """``text`` with each hit's value replaced by ``[REDACTED]``."""
     for hit in sorted(find(text) if hits is None else hits, key=lambda h: h.start, reverse=True):
@@ -465,11 +473,21 @@ def decode_stream(chunks: Iterable[bytes], sniff: int = 4096) -> Iterator[str]:
         yield tail
 
 
-def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLAP) -> Iterator[Hit]:
-    """``find`` over text of any length, ``chunk`` characters at a time: a hit
-    is reported from the window in which it does not touch the far end, so
-    each is found once and whole (matches up to ``overlap`` long)."""
-    buffer, line, offset = "", 1, 0  # the buffer's first line and its offset in the whole text
+class Window(NamedTuple):
+    """A stretch of a long text ``find_stream`` scans at once."""
+
+    text: str
+    line: int  # the number of its first line in the whole text
+    offset: int  # where it starts in the whole text
+    safe: int  # a hit that starts before this is this window's to report
+
+
+def windows(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLAP) -> Iterator[Window]:
+    """Text of any length cut into ``chunk`` characters at a time, each
+    window carrying ``overlap`` characters of the next (cut after a newline
+    where one stands), so a match up to ``overlap`` long that crosses a cut
+    is whole in the window before it."""
+    buffer, line, offset = "", 1, 0
     pieces = iter(pieces)
     done = False
     while not done:
@@ -483,12 +501,24 @@ def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLA
             safe = len(buffer)
         else:
             safe = buffer.rfind("\n", 0, len(buffer) - overlap) + 1 or len(buffer) - overlap
-        for hit in find(buffer, line):
-            if hit.start < safe:
-                yield hit._replace(start=hit.start + offset, end=hit.end + offset)
+        yield Window(buffer, line, offset, safe)
         line += buffer.count("\n", 0, safe)
         offset += safe
         buffer = buffer[safe:]
+
+
+def find_window(text: str, line: int, safe: int) -> list[Hit]:
+    """The hits a window reports (``find``'s that start before ``safe``), placed in the window."""
+    return [hit for hit in find(text, line) if hit.start < safe]
+
+
+def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLAP) -> Iterator[Hit]:
+    """``find`` over text of any length, a window at a time (``windows``): a
+    hit is reported from the window in which it does not touch the far end,
+    so each is found once and whole (matches up to ``overlap`` long)."""
+    for w in windows(pieces, chunk, overlap):
+        for hit in find_window(w.text, w.line, w.safe):
+            yield hit._replace(start=hit.start + w.offset, end=hit.end + w.offset)
 
 
 # -- redaction of the state's own text ----------------------------------------------------

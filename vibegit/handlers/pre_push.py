@@ -2,7 +2,8 @@
 pushes to the remote it belongs to (``remote.state_remote``), fast-forward
 only, after the secret scan, with the user's own pre-push hooks run for it;
 never failing the user's push because of it. A dry run pushes nothing. A
-push of the state branch itself is refused when it holds credentials."""
+push of the state branch itself is refused when it holds credentials, or
+when the scan cannot finish."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 import sys
 
 from vibegit.core.settings import Settings
-from vibegit.errors import OK, REFUSED, BadInput
+from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 from vibegit.handlers.common import open_for_hook
 from vibegit.infra import caller, git, remote, secretscan
 
@@ -66,7 +67,11 @@ def run(args: list[str]) -> int:
         if git.is_oid(sent) and not sent.strip("0"):
             return OK  # a deletion publishes nothing
         tip = sent if git.is_oid(sent) else tip  # what git pushes, not what the branch holds now
-        refusal = secretscan.check(repo, conf, tip) if tip else None
+        try:
+            refusal = secretscan.check(repo, conf, tip) if tip else None
+        except VibegitError as err:  # a scan that could not finish refuses: it never lets the push through
+            print(f"vibegit: not pushing {conf.state_branch}: {err}", file=sys.stderr, flush=True)
+            return REFUSED
         if refusal:
             print(f"vibegit: {refusal}", file=sys.stderr, flush=True)
             return REFUSED

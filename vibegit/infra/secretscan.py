@@ -32,7 +32,7 @@ from vibegit.core import credentials
 from vibegit.core.messages import t
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
-from vibegit.infra import git, scanned
+from vibegit.infra import git, scanned, scansplit
 
 if TYPE_CHECKING:
     from vibegit.core.model import State
@@ -286,20 +286,18 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str, 
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
-GROUP = 1 << 18  # characters scanned at once (up to 4 bytes each, as Python holds text with an emoji)
+GROUP = 1 << 18  # bytes (messages: characters) scanned at once
 PIPE = 1 << 20  # cat-file's output pipe: git reads and inflates that far ahead while the rules run
-_NO_HITS: list[credentials.Hit] = []  # shared, never changed: most texts hold nothing
 
 
 def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
     """The hits in each of ``texts`` (key, text), ``GROUP`` characters of them
-    scanned at once (``credentials.none_in``), one by one only when that finds something."""
+    scanned at once (``credentials.find_each``)."""
     group: dict[str, str] = {}
     size = 0
     for key, text in chain(texts, [("", "")]):  # an empty key: the end
         if group and (not key or size + len(text) > GROUP):
-            clean = credentials.none_in(list(group.values()))
-            yield from ((k, _NO_HITS if clean else credentials.find(t)) for k, t in group.items())
+            yield from zip(group, credentials.find_each(list(group.values())), strict=True)
             group, size = {}, 0
         group[key] = text
         size += len(text) + 1
@@ -307,19 +305,35 @@ def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[cred
 
 def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
     """The hits in each blob (None: it could not be read as one), read through
-    batched requests; a big one is streamed, small ones are scanned together."""
+    batched requests; a big one is streamed a window at a time, small ones are
+    scanned in groups of about ``GROUP`` bytes. On a big scan a second process
+    takes some of those pieces (scansplit): the same hits, in the same order."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
-
-    def small() -> Iterator[tuple[str, str]]:
+    streamed: list[tuple[str, list[list[credentials.Hit]]]] = []  # a blob's hits window by window
+    group: list[tuple[list[credentials.Hit], bytes]] = []
+    size = 0
+    with scansplit.Split() as split:
         for oid, found in zip(oids, cat.each(oids), strict=True):
             if found is None or found[0] != "blob":
                 scanned[oid] = None
-            elif found[2] > SMALL:
-                scanned[oid] = list(credentials.find_stream(credentials.decode_stream(found[3])))
-            else:  # one piece: decoded as decode_stream would
-                yield oid, credentials.decode(b"".join(found[3]))
-
-    scanned.update(_together(small()))
+                continue
+            hits = scanned[oid] = []
+            if found[2] > SMALL:
+                streamed.append((oid, []))
+                for window in credentials.windows(credentials.decode_stream(found[3])):
+                    split.window(window, streamed[-1][1])
+                continue
+            data = b"".join(found[3])  # one piece: decoded as decode_stream would
+            if group and size + len(data) > GROUP:
+                split.group(group)
+                group, size = [], 0
+            group.append((hits, data))
+            size += len(data) + 1
+        if group:
+            split.group(group)
+        split.finish()
+    for oid, parts in streamed:
+        scanned[oid] = [hit for part in parts for hit in part]
     return scanned
 
 
