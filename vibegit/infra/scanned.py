@@ -78,11 +78,7 @@ def load(repo: git.Repo) -> set[str]:
 def add(repo: git.Repo, oids: Iterable[str]) -> None:
     """Record ``oids`` as scanned clean (appended; a record that cannot be written is not kept)."""
     valid = [oid for oid in oids if git.is_oid(oid)]
-    lines = []
-    for start in range(0, len(valid), LINE):
-        ids = " ".join(valid[start : start + LINE])
-        lines.append(f"{_check(ids)} {ids}\n")
-    if not lines:
+    if not valid:
         return
     target = path(repo)
     try:
@@ -92,8 +88,9 @@ def add(repo: git.Repo, oids: Iterable[str]) -> None:
     except OSError:
         return
     try:
-        for line in lines:  # a whole line per write: appends of two processes do not mix
-            os.write(fd, line.encode())
+        for start in range(0, len(valid), LINE):  # a whole line per write: appends of two processes do not mix
+            ids = " ".join(valid[start : start + LINE])
+            os.write(fd, f"{_check(ids)} {ids}\n".encode())
     except OSError:
         pass
     finally:

@@ -304,7 +304,8 @@ def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[cred
 
 
 def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
-    """The hits in each blob (None: it could not be read as one), read through
+    """The hits in each blob that has some (None: it could not be read as one; a
+    clean blob is not in the answer), read through
     batched requests; a big one is streamed a window at a time, small ones are
     scanned in groups of about ``GROUP`` bytes. On a big scan a second process
     takes some of those pieces (scansplit): the same hits, in the same order."""
@@ -334,7 +335,7 @@ def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials
         split.finish()
     for oid, parts in streamed:
         scanned[oid] = [hit for part in parts for hit in part]
-    return scanned
+    return {oid: hits for oid, hits in scanned.items() if hits != []}  # the clean ones are left out (memory)
 
 
 def _scan_messages(cat: git.CatFile, commits: list[str]) -> dict[str, list[credentials.Hit]]:
@@ -372,7 +373,8 @@ def scan(
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
         scope = new_content(repo, settings, cat, tip, cleared)
-        hits_in = _scan_blobs(cat, [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean])
+        asked = [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean]
+        hits_in = _scan_blobs(cat, asked)
         in_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
     copies: dict[str, set[str]] = {}
     for blob in scope.blobs:
@@ -394,7 +396,10 @@ def scan(
         for h in in_messages.get(commit, []):
             if h.fingerprint not in allowed:
                 findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
-    scanned.add(repo, [oid for found in (hits_in, in_messages) for oid, hits in found.items() if hits == []])
+    clean_now = [oid for oid in asked if oid not in hits_in]
+    clean_now += (commit for commit, hits in in_messages.items() if hits == [])
+    del scope, hits_in, in_messages  # a long history's records go before the record is written (peak memory)
+    scanned.add(repo, clean_now)
     return findings
 
 
