@@ -169,3 +169,8 @@ def test_records_named_tuple_is_typings_without_its_import() -> None:
     assert (start, end, note) == (3, 7, "")
     with pytest.raises(TypeError):
         Span()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="without a default follows"):
+
+        class Bad(records.NamedTuple):
+            first: int = 0
+            second: int  # type: ignore[misc]

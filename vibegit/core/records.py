@@ -11,6 +11,10 @@ changes, ``fields(r)`` the names, ``is_record(value)`` says whether a value is
 one. The methods are the same generic functions for every class, so making a
 class costs next to nothing; type checkers see dataclass semantics
 (``dataclass_transform``), so every constructor call is checked.
+
+``NamedTuple`` is ``typing.NamedTuple`` without importing ``typing`` (which
+costs milliseconds at every start): the same class statement makes
+``collections.namedtuple``'s class, and type checkers see typing's.
 """
 
 from __future__ import annotations
@@ -40,7 +44,10 @@ else:
             from collections import namedtuple
 
             names = tuple(ns.get("__annotations__", {}))
-            made = namedtuple(name, names, defaults=[ns[n] for n in names if n in ns], module=ns["__module__"])
+            defaults = [ns[n] for n in names if n in ns]
+            if any(n in ns for n in names[: len(names) - len(defaults)]):
+                raise TypeError(f"{name}: a field without a default follows one with a default")
+            made = namedtuple(name, names, defaults=defaults, module=ns["__module__"])
             for key, value in ns.items():
                 if key not in names and key not in ("__module__", "__qualname__", "__annotations__"):
                     setattr(made, key, value)  # the docstring, methods, properties
