@@ -386,3 +386,20 @@ def test_the_hook_path_imports_no_heavy_module(hooked: Path, vg: VG) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", probe], cwd=hooked, capture_output=True, text=True)
     assert proc.stdout.strip() == "1 []", proc.stderr
+
+
+def test_a_pushs_hook_loads_no_costly_module(hooked: Path, vg: VG) -> None:
+    """Every ``git push`` runs the pre-push hook: it loads neither the heavy
+    libraries nor the standard library's costly modules."""
+    start_workflow(vg)
+    costly = {"typer", "click", "git", "filelock", "rich", "yaml", "typing", "subprocess", "threading", "tempfile"}
+    probe = (
+        "import sys\nbefore = set(sys.modules)\nfrom vibegit.main import main\n"
+        "code = main(['hook', 'pre-push', 'origin', 'nowhere'])\n"
+        f"print(code, sorted({{m.split('.')[0] for m in set(sys.modules) - before}} & set({sorted(costly)!r})))\n"
+    )
+    branch = git(hooked, "rev-parse", "--abbrev-ref", "HEAD")
+    head = git(hooked, "rev-parse", "HEAD")
+    pushed = f"refs/heads/{branch} {head} refs/heads/{branch} {'0' * 40}\n"
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=hooked, input=pushed, capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "0 []", (proc.stdout, proc.stderr)

@@ -20,12 +20,15 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from vibegit.core.records import fields, is_record, replace
+from vibegit.core.records import NamedTuple, fields, is_record, replace
 from vibegit.core.text import bad_char
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+
 if TYPE_CHECKING:  # the pre-push hook imports these rules: no state model at start-up
+    from typing import Any, TypeVar
+
     from vibegit.core.model import Checkpoint
 
 REDACTED = "[REDACTED]"
@@ -523,7 +526,8 @@ def find_stream(pieces: Iterable[str], chunk: int = CHUNK, overlap: int = OVERLA
 
 # -- redaction of the state's own text ----------------------------------------------------
 
-D = TypeVar("D")
+if TYPE_CHECKING:
+    D = TypeVar("D")
 
 
 def map_text(record: D, fix: Callable[[str], str]) -> D:

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
 
 from vibegit.core.model import Memory, State, Task, TaskStatus
 from vibegit.core.records import field, fields, is_record, mutable, replace
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 TextMerge = Callable[[str, str, str], "tuple[str, bool]"]  # base, ours, theirs -> merged, conflicted
 ORDER = (TaskStatus.TODO, TaskStatus.DOING, TaskStatus.DONE)
@@ -284,7 +287,8 @@ def merge(
     return replace(merged, session=replace(merged.session, updated_at=now)), ctx.decisions
 
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 
 def merge_files(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
 
 MAX_UP = 8  # ancestors looked at
@@ -29,6 +28,8 @@ def _process(pid: int) -> tuple[list[str], int] | None:
         except (OSError, ValueError, IndexError):
             return None
         return argv, parent
+    import subprocess  # here: Linux has /proc, and a push's hook does not pay for the import
+
     try:  # no /proc (macOS, the BSDs): ps, whose arguments are joined by spaces
         out = subprocess.run(
             ["ps", "-o", "ppid=", "-o", "args=", "-p", str(pid)], capture_output=True, text=True, timeout=5

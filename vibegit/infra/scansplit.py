@@ -24,10 +24,13 @@ import signal
 import struct
 import sys
 from collections import deque
-from typing import NoReturn
 
 from vibegit.core import credentials
 from vibegit.errors import Refused
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 PARALLEL = 4 << 20  # bytes read before a worker pays for itself (about 40 ms of rules; docs/performance.md)
 QUEUE = 1 << 20  # bytes the worker has not answered yet before this process scans a piece itself

@@ -26,13 +26,15 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from vibegit.core import credentials
 from vibegit.core.messages import t
+from vibegit.core.records import NamedTuple
 from vibegit.core.settings import Settings
 from vibegit.errors import BadInput, GitError
 from vibegit.infra import git, scanned, scansplit
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:
     from vibegit.core.model import State
