@@ -69,3 +69,16 @@ def test_object_ids_are_gits_small_and_big(tmp_path: Path, object_format: str) -
         oid = vgit.write_object(found, "blob", data)
         assert oid == vgit.blob_id(found, data) == git(repo, "hash-object", str(tmp_path / "blob"))
         assert git(repo, "cat-file", "-s", oid) == str(len(data))
+
+
+def test_no_git_on_path_is_one_line_that_says_so(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PATH": str(tmp_path / "empty"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "vibegit", "status"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 3 and proc.stdout == ""
+    assert proc.stderr.startswith("vibegit: git was not found: install git, or put it on PATH (details in ")
+    assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr

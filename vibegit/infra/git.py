@@ -47,9 +47,15 @@ class Done(NamedTuple):
     stderr: bytes
 
 
-def _git(args: list[str], cwd: Path | None) -> list[str]:
-    """The command line of ``git ARGS`` run in ``cwd`` (``-C``: a spawned process has no other way)."""
-    return ["git", "-C", str(cwd), *args] if cwd is not None else ["git", *args]
+def _start(args: list[str], cwd: Path | None, env: dict[str, str] | None = None, **how: object) -> Child:
+    """``git ARGS`` started in ``cwd`` (``-C``: a spawned process has no other
+    way); ``how``: its stdin, stdout, stderr (``gitlite.Child``). No git on
+    PATH is one line that says so."""
+    line = ["git", "-C", str(cwd), *args] if cwd is not None else ["git", *args]
+    try:
+        return Child(line, env, **how)  # type: ignore[arg-type]
+    except FileNotFoundError:
+        raise GitError("git was not found: install git, or put it on PATH") from None
 
 
 def run(
@@ -61,7 +67,7 @@ def run(
     env: dict[str, str] | None = None,
 ) -> Done:
     """Run ``git ARGS``; with ``check``, a failure becomes one readable line."""
-    child = Child(_git(args, cwd), env, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
+    child = _start(args, cwd, env, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
     out, err = child.communicate(input or b"")
     proc = Done(args, child.wait(), out, err)
     if check and proc.returncode != 0:
@@ -73,7 +79,7 @@ def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]
     """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
     they come, in lists of those complete in each read: a long output is
     never held whole. A failure is a GitError."""
-    proc = Child(_git(list(args), repo.toplevel), stdout=PIPE, stderr=PIPE)
+    proc = _start(list(args), repo.toplevel, stdout=PIPE, stderr=PIPE)
     assert proc.stdout and proc.stderr
     rest = b""
     try:
@@ -217,7 +223,7 @@ class CatFile:
     def __init__(self, repo: Repo, pipe: int = 0) -> None:
         """``pipe``: the size to ask for git's output pipe (a reader of many
         objects lets git run that far ahead of it; Linux, else ignored)."""
-        self._proc = Child(_git(["cat-file", "--batch"], repo.toplevel), stdin=PIPE, stdout=PIPE)
+        self._proc = _start(["cat-file", "--batch"], repo.toplevel, stdin=PIPE, stdout=PIPE)
         if pipe and self._proc.stdout:
             try:
                 fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, pipe)
@@ -604,7 +610,7 @@ def running(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -
     files in the git directory (a full pipe would stop it halfway); the block
     gets a function that waits for it and returns it ended, whatever its exit code."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
-        proc = Child(_git(args, repo.toplevel), env, stdout=out, stderr=err)
+        proc = _start(args, repo.toplevel, env, stdout=out, stderr=err)
 
         def result() -> Done:
             code = proc.wait()
@@ -642,9 +648,9 @@ def detach(repo: Repo, *args: str) -> None:
     _detached[:] = [child for child in _detached if not child.done()]
     try:
         _detached.append(
-            Child(_git(list(args), repo.toplevel), stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL, new_session=True)
+            _start(list(args), repo.toplevel, stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL, new_session=True)
         )
-    except OSError:
+    except (OSError, GitError):
         pass
 
 
