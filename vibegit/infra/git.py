@@ -11,7 +11,6 @@ always off the hook path, imported inside the function that needs it.
 from __future__ import annotations
 
 import atexit
-import fcntl
 import os
 import time
 import zlib
@@ -24,7 +23,7 @@ from pathlib import Path
 from vibegit.core.records import NamedTuple, frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.gitlite import DEVNULL, HOOK_GIT_VARS, IN_HOOK, PIPE, Child, clean_env, pin_repo_env
+from vibegit.infra.gitlite import DEVNULL, HOOK_GIT_VARS, IN_HOOK, PIPE, Child, clean_env, grow_pipe, pin_repo_env
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -214,7 +213,6 @@ def identity(config: dict[str, str], role: str = "COMMITTER") -> Identity:
 
 BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
 AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
-F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 has the name
 
 
 class CatFile:
@@ -225,10 +223,7 @@ class CatFile:
         objects lets git run that far ahead of it; Linux, else ignored)."""
         self._proc = _start(["cat-file", "--batch"], repo.toplevel, stdin=PIPE, stdout=PIPE)
         if pipe and self._proc.stdout:
-            try:
-                fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, pipe)
-            except OSError:
-                pass  # over the system's limit: the default pipe
+            grow_pipe(self._proc.stdout.fileno(), pipe)
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
         assert self._proc.stdin
@@ -407,10 +402,9 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
         # A git gc or repack running meanwhile removes fan-out directories it emptied: make it again.
         try:
             path.parent.mkdir(exist_ok=True)
-            tmp = path.parent / f"tmp_obj_{os.urandom(6).hex()}"  # tempfile.mkstemp's way, without its import
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd, tmp = new_file(path.parent, "tmp_obj_")
             break
-        except (FileNotFoundError, FileExistsError):
+        except FileNotFoundError:
             if attempt == 9:
                 raise
     try:

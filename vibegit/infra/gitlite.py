@@ -56,6 +56,17 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def grow_pipe(fd: int, size: int) -> None:
+    """Ask for a pipe of ``size`` bytes, so its writer can run that far ahead
+    (Linux's ``F_SETPIPE_SZ``); the default pipe where that is refused or unknown."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)  # Python 3.10 lacks the name
+    except (ImportError, OSError):
+        pass  # another system, or over its limit
+
+
 PIPE, DEVNULL = -1, -2  # what a Child's stdin, stdout or stderr is; None: this process's own
 
 

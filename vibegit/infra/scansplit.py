@@ -27,6 +27,7 @@ from collections import deque
 
 from vibegit.core import credentials
 from vibegit.errors import Refused
+from vibegit.infra.gitlite import grow_pipe
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 PARALLEL = 4 << 20  # bytes read before a worker pays for itself (about 40 ms of rules; docs/performance.md)
 QUEUE = 1 << 20  # bytes the worker has not answered yet before this process scans a piece itself
 PIPE = 1 << 20  # the worker's input pipe (Linux; else the default): the queue waits there, not here
-_F_SETPIPE_SZ = 1031
 _KINDS = frozenset(rule.kind for rule in credentials.RULES)
 _U32 = struct.Struct("<I")
 _WINDOW = struct.Struct("<QII")  # first line, safe, size of the text in bytes
@@ -167,12 +167,7 @@ class Split:
                 os.close(fd)
             return False
         jobs, self._jobs, self._results, answers = made
-        try:
-            import fcntl
-
-            fcntl.fcntl(self._jobs, _F_SETPIPE_SZ, PIPE)
-        except (ImportError, OSError):
-            pass  # the default pipe: the queue then waits in _out
+        grow_pipe(self._jobs, PIPE)  # where refused, the default pipe: the queue then waits in _out
         gc.freeze()  # the worker's collections leave our objects alone (and their pages shared)
         try:
             pid = os.fork()
