@@ -46,9 +46,8 @@ def emit(data: dict) -> object:
 
 keys = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 stamps = st.datetimes().map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ"))
-words = st.sampled_from(
-    ["yes", "No", "null", "~", "on", "4.3", "1.2.3", "0", "007", "-", "- x", "a: b", "a #b", "x:", "é"]
-)
+booleans_and_nulls = ["yes", "No", "null", "~", "on", "y", "N", "tRUE", "nULL"]  # PyYAML's, and text that looks so
+words = st.sampled_from([*booleans_and_nulls, "4.3", "1.2.3", "0", "007", "-", "- x", "a: b", "a #b", "x:", "é"])
 oids = st.from_regex(r"[0-9a-f]{40}", fullmatch=True)
 texts = st.one_of(st.text(st.characters(blacklist_categories=("Cs",)), max_size=20), stamps, words, oids)
 scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-5, max_value=10**6), texts)
@@ -93,6 +92,16 @@ def test_the_common_shapes_need_no_pyyaml() -> None:
     text = plainyaml.emit(data)
     assert text == pyyaml_dump(data)
     assert plainyaml.read(text)[0] == data == pyyaml_load(text)
+
+
+@pytest.mark.parametrize("word", ["y", "n", "Y", "N", "tRUE", "nULL", "oN", "yES", "Nope"])
+def test_words_pyyaml_reads_as_text_need_no_pyyaml(word: str) -> None:
+    """A reply of "y" or "n" is text to PyYAML (its booleans are yes/no/on/off
+    and true/false in three spellings): read here, or every later command of
+    the workflow imports PyYAML."""
+    text = plainyaml.emit({"answer": word})
+    assert text == pyyaml_dump({"answer": word}) == f"answer: {word}\n"
+    assert read(text) == {"answer": word} == pyyaml_load(text)
 
 
 yamlish = st.lists(

@@ -12,7 +12,6 @@ reads the state with ``read_yaml`` alone.
 
 from __future__ import annotations
 
-_WORDS = ("null", "true", "false", "yes", "no", "on", "off", "y", "n", "~")  # plain scalars YAML may read as no text
 _BOOL_NULL = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE"}
 _BOOL_NULL |= {"on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL"}  # what PyYAML's dumper resolves
 _INDICATORS = "#,[]{}&*!|>'\"%@`"  # a plain scalar cannot start with these
@@ -139,8 +138,8 @@ def _scalar(text: str) -> object:
         return int(text)
     if _is_oid(text):
         return text
-    if not (text[0].isalpha() or text[0] in "/_") or text.lower() in _WORDS:
-        raise Unsure
+    if not (text[0].isalpha() or text[0] in "/_") or text in _BOOL_NULL:
+        raise Unsure  # PyYAML's booleans and nulls are these words exactly: "y", "n" or "tRUE" are text
     if ": " in text or " #" in text or text.endswith((":", " ")):
         raise Unsure
     return text
