@@ -74,6 +74,23 @@ def test_outside_a_repository(tmp_path: Path, vg: VG) -> None:
     assert len(result.err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [["status"], ["task", "add", "T-1", "x"], ["doctor"]])
+def test_a_deleted_current_directory(tmp_path: Path, args: list[str]) -> None:
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    (tmp_path / "gone").mkdir()
+    line = shlex.join([sys.executable, "-m", "vibegit", *args])
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    proc = subprocess.run(
+        ["sh", "-c", f"cd gone && rmdir ../gone && exec {line}"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "vibegit: the current directory no longer exists (deleted or moved): cd into a repository\n"
+
+
 def test_a_bare_repository(tmp_path: Path, vg: VG) -> None:
     git(tmp_path, "init", "-q", "--bare", "b.git")
     result = vg("status", cwd=tmp_path / "b.git")

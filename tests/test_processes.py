@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import git
 from vibegit.infra import git as vgit
+from vibegit.infra import gitlite
 from vibegit.infra.gitlite import DEVNULL, PIPE, Child
 
 BIG = 300_000  # more than a pipe holds
@@ -82,3 +83,58 @@ def test_no_git_on_path_is_one_line_that_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 3 and proc.stdout == ""
     assert proc.stderr.startswith("vibegit: git was not found: install git, or put it on PATH (details in ")
     assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_early_git_processes_serve_only_the_directory_and_environment_they_started_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fast verb starts rev-parse, config and cat-file before its modules
+    load; they are taken only where the same command would answer the same."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for repo, lang in ((a, "de"), (b, "fr")):
+        git(tmp_path, "init", "-q", str(repo))
+        git(repo, "config", "vibegit.lang", lang)
+    (a / "sub").mkdir()
+
+    def started() -> list[Child]:
+        return [child for _, _, child in gitlite._early.values()]
+
+    monkeypatch.chdir(a / "sub")
+    gitlite.start_repo_reads()
+    early = started()
+    assert len(early) == 3
+    found = vgit.find_repo()
+    assert found.toplevel == a and vgit.read_config(found)["vibegit.lang"] == "de"
+    vgit.reader(found)
+    assert not gitlite._early  # all three taken
+    vgit.close_readers()
+    assert all(child.returncode == 0 for child in early)
+
+    gitlite.start_repo_reads()
+    early = started()
+    monkeypatch.chdir(b)  # another directory: another repository
+    found = vgit.find_repo()
+    assert found.toplevel == b and vgit.read_config(found)["vibegit.lang"] == "fr"
+
+    monkeypatch.chdir(a)
+    gitlite.start_repo_reads()
+    found = vgit.find_repo()
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'vibegit.lang'='ja'")  # the environment changed since
+    assert vgit.read_config(found)["vibegit.lang"] == "ja"
+    gitlite.end_early()
+    assert not gitlite._early
+    assert all(child.returncode is not None for child in early)  # ended and reaped, none left behind
+    vgit.close_readers()
+
+
+def test_early_git_processes_say_nothing_outside_a_repository(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    (tmp_path / "here").mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "vibegit", "status"], cwd=tmp_path / "here", env=env, capture_output=True, text=True
+    )
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert proc.stderr == f"vibegit: {tmp_path / 'here'}: not inside a git repository (run 'git init' or cd into one)\n"

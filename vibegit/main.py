@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         if code is not None:
             return code
     from vibegit.infra.git import close_readers, pin_repo_env
+    from vibegit.infra.gitlite import end_early
 
     pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
     try:
@@ -52,3 +53,4 @@ def main(argv: list[str] | None = None) -> int:
         return UNEXPECTED
     finally:
         close_readers()  # a command's git readers end with it (callers in process run many)
+        end_early()

@@ -18,6 +18,8 @@ import os
 import sys
 from collections.abc import Callable
 
+from vibegit.infra.gitlite import start_repo_reads
+
 # Option kinds: a flag (no value), a text value, a whole number.
 FLAG, TEXT, NUMBER = "flag", "text", "number"
 WORKFLOW = {"--workflow": ("workflow", TEXT), "-w": ("workflow", TEXT)}
@@ -194,6 +196,7 @@ def run(argv: list[str]) -> int | None:
     if parsed is None:
         return None
     function, kwargs = parsed
+    start_repo_reads()  # its first git processes run while its modules load
     if kwargs.get("lang") is not None:
         from vibegit.core import messages
 

@@ -23,7 +23,20 @@ from pathlib import Path
 from vibegit.core.records import NamedTuple, frozen
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.gitlite import DEVNULL, HOOK_GIT_VARS, IN_HOOK, PIPE, Child, clean_env, grow_pipe, pin_repo_env
+from vibegit.infra.gitlite import (
+    CAT_FILE,
+    DEVNULL,
+    FIND_REPO,
+    HOOK_GIT_VARS,
+    IN_HOOK,
+    PIPE,
+    READ_CONFIG,
+    Child,
+    clean_env,
+    grow_pipe,
+    pin_repo_env,
+    take_early,
+)
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -46,10 +59,18 @@ class Done(NamedTuple):
     stderr: bytes
 
 
-def _start(args: list[str], cwd: Path | None, env: dict[str, str] | None = None, **how: object) -> Child:
+def _start(
+    args: list[str], cwd: Path | None, env: dict[str, str] | None = None, early: str | None = None, **how: object
+) -> Child:
     """``git ARGS`` started in ``cwd`` (``-C``: a spawned process has no other
-    way); ``how``: its stdin, stdout, stderr (``gitlite.Child``). No git on
-    PATH is one line that says so."""
+    way); ``how``: its stdin, stdout, stderr (``gitlite.Child``). ``early``:
+    the directory where the same command, started early, is as good (the one
+    the repository was found from: ``gitlite.start_early``). No git on PATH
+    is one line that says so."""
+    if early is not None and env is None:
+        child = take_early(args, early)
+        if child is not None:
+            return child
     line = ["git", "-C", str(cwd), *args] if cwd is not None else ["git", *args]
     try:
         return Child(line, env, **how)  # type: ignore[arg-type]
@@ -64,9 +85,11 @@ def run(
     input: bytes | None = None,
     check: bool = True,
     env: dict[str, str] | None = None,
+    early: str | None = None,
 ) -> Done:
-    """Run ``git ARGS``; with ``check``, a failure becomes one readable line."""
-    child = _start(args, cwd, env, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
+    """Run ``git ARGS``; with ``check``, a failure becomes one readable line
+    (``early``: as ``_start``)."""
+    child = _start(args, cwd, env, early, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
     out, err = child.communicate(input or b"")
     proc = Done(args, child.wait(), out, err)
     if check and proc.returncode != 0:
@@ -132,10 +155,11 @@ class Repo:
         return text(self.git(*args).stdout).strip()
 
 
-def rev_parse(options: list[list[str]], cwd: Path | None = None) -> tuple[list[str], Done]:
+def rev_parse(options: list[list[str]], cwd: Path | None = None, early: str | None = None) -> tuple[list[str], Done]:
     """One value per option group of ``git rev-parse``, asked in one process;
-    when a path holds a newline (the lines do not add up), one process each."""
-    proc = run(["rev-parse", *[o for group in options for o in group]], cwd=cwd, check=False)
+    when a path holds a newline (the lines do not add up), one process each
+    (``early``: as ``run``)."""
+    proc = run(["rev-parse", *[o for group in options for o in group]], cwd=cwd, check=False, early=early)
     lines = text(proc.stdout).split("\n")  # not splitlines(): a path may hold U+2028 or a form feed
     if proc.returncode == 0 and len(lines) != len(options) + 1:
         lines = []
@@ -148,15 +172,14 @@ def rev_parse(options: list[list[str]], cwd: Path | None = None) -> tuple[list[s
 
 def find_repo(cwd: Path | None = None) -> Repo:
     """The repository around ``cwd``; a clear error outside one."""
-    options = [
-        ["--show-object-format"],
-        ["--absolute-git-dir"],
-        ["--git-common-dir"],
-        ["--git-path", "objects"],
-        ["--show-toplevel"],
-    ]
-    lines, proc = rev_parse(options, cwd)
-    where = cwd or Path.cwd()
+    here = None
+    if cwd is None:
+        try:
+            here = os.getcwd()
+        except FileNotFoundError:
+            raise BadInput("the current directory no longer exists (deleted or moved): cd into a repository") from None
+    lines, proc = rev_parse([list(group) for group in FIND_REPO], cwd, early=here)
+    where = cwd or Path(str(here))
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0 and b"dubious ownership" in proc.stderr:
@@ -169,23 +192,33 @@ def find_repo(cwd: Path | None = None) -> Repo:
         )
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
-    here = Path(cwd or Path.cwd())
+    base = Path(cwd or str(here))
     fmt, git_dir, common, objects, top = lines[:5]
-    return Repo(
+    repo = Repo(
         toplevel=Path(top),
         git_dir=Path(git_dir),
-        common_dir=(here / common).resolve(),
-        objects_dir=(here / objects).resolve(),
+        common_dir=(base / common).resolve(),
+        objects_dir=(base / objects).resolve(),
         object_format=fmt,
     )
+    if here is not None:
+        _found_here[:] = [(repo, here)]
+    return repo
+
+
+_found_here: list[tuple[Repo, str]] = []  # the repository last found from this process's directory, and that directory
+
+
+def _early_for(repo: Repo) -> str | None:
+    """Where early git processes serve ``repo``: the directory it was found from."""
+    return next((where for found, where in _found_here if found == repo), None)
 
 
 def read_config(repo: Repo) -> dict[str, str]:
     """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote and the
     few of git's that vibegit reads (core.hooksPath, git-lfs's filter), in one
     process; section and key lower-cased as git does (a branch name keeps its case)."""
-    regexp = r"^(vibegit|user)\.|^branch\..*\.remote$|^core\.hookspath$|^filter\.lfs\.(process|clean)$"
-    proc = repo.git("config", "-z", "--get-regexp", regexp, check=False)
+    proc = run(READ_CONFIG, cwd=repo.toplevel, check=False, early=_early_for(repo))
     config: dict[str, str] = {}
     for item in proc.stdout.decode(errors="replace").split("\0"):
         if item:
@@ -221,7 +254,7 @@ class CatFile:
     def __init__(self, repo: Repo, pipe: int = 0) -> None:
         """``pipe``: the size to ask for git's output pipe (a reader of many
         objects lets git run that far ahead of it; Linux, else ignored)."""
-        self._proc = _start(["cat-file", "--batch"], repo.toplevel, stdin=PIPE, stdout=PIPE)
+        self._proc = _start(CAT_FILE, repo.toplevel, None, _early_for(repo), stdin=PIPE, stdout=PIPE)
         if pipe and self._proc.stdout:
             grow_pipe(self._proc.stdout.fileno(), pipe)
 

@@ -1,8 +1,10 @@
 """Processes and the environment git runs in, importing nothing (the lock
 check's quick path, handlers/quicklock.py, imports only this): ``Child``, a
 process started with ``posix_spawn``, which ``git`` starts every git process
-with; ``Git``, one on two pipes; the environment vibegit runs git in (which
-``git`` shares); and this host's name (which ``machine`` shares)."""
+with; ``Git``, one on two pipes; a command's first git processes, started
+before its modules load (``start_repo_reads``: ``git`` takes them where they
+answer what it asks); the environment vibegit runs git in (which ``git``
+shares); and this host's name (which ``machine`` shares)."""
 
 from __future__ import annotations
 
@@ -197,6 +199,85 @@ class Child:
                 f.close()
             self.wait()
         return b"".join(read.get(out, [])), b"".join(read.get(err, []))
+
+
+# The first git commands of a command in a repository: ``git.find_repo``'s
+# (one value per group), ``git.read_config``'s and ``git.reader``'s.
+FIND_REPO = (
+    ("--show-object-format",),
+    ("--absolute-git-dir",),
+    ("--git-common-dir",),
+    ("--git-path", "objects"),
+    ("--show-toplevel",),
+)
+READ_CONFIG = [
+    "config",
+    "-z",
+    "--get-regexp",
+    r"^(vibegit|user)\.|^branch\..*\.remote$|^core\.hookspath$|^filter\.lfs\.(process|clean)$",
+]
+CAT_FILE = ["cat-file", "--batch"]
+
+_early: dict[tuple[str, ...], tuple[str, dict[str, str], Child]] = {}
+
+
+def start_early(*commands: tuple[list[str], dict[str, object]]) -> None:
+    """Start each ``git ARGS`` of ``commands`` (``(args, how)``, ``how`` as
+    ``Child`` takes it) now, in this directory and environment, for whoever
+    asks for the same later (``take_early``): a command's first git processes
+    run while its modules load. Nothing started is an error (no git: the
+    command says so when it runs it)."""
+    try:
+        here = os.getcwd()
+    except OSError:
+        return  # a deleted directory: the command says so
+    for args, how in commands:
+        try:
+            child = Child(["git", *args], **how)  # type: ignore[arg-type]
+        except OSError:
+            return
+        replaced = _early.pop(tuple(args), None)
+        if replaced is not None:  # started before and never taken
+            _end(replaced[2])
+        _early[tuple(args)] = (here, dict(os.environ), child)
+
+
+def start_repo_reads() -> None:
+    """Start the first git commands of a command in the repository around this
+    directory (``FIND_REPO``, ``READ_CONFIG``, ``CAT_FILE``) early."""
+    start_early(
+        (["rev-parse", *(o for group in FIND_REPO for o in group)], {"stdout": PIPE, "stderr": PIPE}),
+        (READ_CONFIG, {"stdout": PIPE, "stderr": PIPE}),
+        (CAT_FILE, {"stdin": PIPE, "stdout": PIPE, "stderr": DEVNULL}),  # outside a repository: no word of its own
+    )
+
+
+def take_early(args: list[str], where: str | None) -> Child | None:
+    """The early process of ``git ARGS`` (``start_early``), when it was started
+    in ``where`` with this same environment (whatever it said); None, and it
+    is ended, when not."""
+    found = _early.pop(tuple(args), None)
+    if found is None:
+        return None
+    started_in, env, child = found
+    if started_in == where and env == os.environ:
+        return child
+    _end(child)
+    return None
+
+
+def end_early() -> None:
+    """End the early processes nobody took (a command that stopped first)."""
+    while _early:
+        _end(_early.popitem()[1][2])
+
+
+def _end(child: Child) -> None:
+    child.kill()
+    for f in (child.stdin, child.stdout, child.stderr):
+        if f is not None:
+            f.close()
+    child.wait()
 
 
 class Git(Child):
