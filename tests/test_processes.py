@@ -138,3 +138,25 @@ def test_early_git_processes_say_nothing_outside_a_repository(tmp_path: Path) ->
     )
     assert proc.returncode != 0 and proc.stdout == ""
     assert proc.stderr == f"vibegit: {tmp_path / 'here'}: not inside a git repository (run 'git init' or cd into one)\n"
+
+
+def test_an_object_directory_removed_by_a_gc_meanwhile_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A detached ``git gc --auto`` prunes the fan-out directories it empties:
+    removed between mkdir's "exists" and its check, mkdir says FileExistsError
+    (seen in a run of 1,000 events)."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    found = vgit.find_repo(repo)
+    mkdir, raced = Path.mkdir, []
+
+    def racing(self: Path, *args: object, **kwargs: object) -> None:
+        if self.parent == found.objects_dir and not raced:
+            raced.append(self)
+            raise FileExistsError(17, "File exists", str(self))
+        mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "mkdir", racing)
+    oid = vgit.write_object(found, "blob", b"raced\n")
+    assert raced and git(repo, "cat-file", "-p", oid) == "raced"

@@ -432,12 +432,14 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
     if path.exists():
         return oid
     for attempt in range(10):
-        # A git gc or repack running meanwhile removes fan-out directories it emptied: make it again.
+        # A git gc or repack running meanwhile removes fan-out directories it
+        # emptied: make it again. (Removed between mkdir's "exists" and its
+        # check that it is a directory, it is a FileExistsError.)
         try:
             path.parent.mkdir(exist_ok=True)
             fd, tmp = new_file(path.parent, "tmp_obj_")
             break
-        except FileNotFoundError:
+        except (FileNotFoundError, FileExistsError):
             if attempt == 9:
                 raise
     try:
