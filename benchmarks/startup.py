@@ -9,6 +9,11 @@ warm-up:
 - a ``git commit`` blocked by the lock check, its message shown ≤ 2.5 ×
   (git, the reference-transaction shim and ``vibegit hook`` in Python).
 
+Three floors are timed in the same loop and printed, not judged: the
+console script pip wrote, without its vibegit lines (it imports ``re``),
+alone and followed by the git processes a read and an event start,
+importing nothing else.
+
 Each row is judged on medians; min / median / max and the load go to
 stderr, and a row whose verdict on the minimums differs is marked "inside
 the noise".
@@ -34,6 +39,42 @@ from benchmarks.trees import interleaved, report, within
 VIBEGIT = ("vibegit",)
 EVENT, READ, BLOCKED = 3.0, 2.5, 2.5
 
+# The floors under these budgets, timed with them (printed, not judged): the
+# git processes a read starts (rev-parse, config, cat-file --batch), then an
+# event's (and one update-ref), after the console script, importing nothing.
+FLOOR = r"""
+import os, sys
+def git(*args, data=b""):
+    r, w = os.pipe()
+    ri, wi = os.pipe()
+    actions = [(os.POSIX_SPAWN_DUP2, ri, 0), (os.POSIX_SPAWN_DUP2, w, 1)]
+    pid = os.posix_spawnp("git", ["git", *args], os.environ, file_actions=actions)
+    os.close(ri); os.close(w); os.write(wi, data); os.close(wi)
+    out = b""
+    while chunk := os.read(r, 1 << 16):
+        out += chunk
+    os.close(r); os.waitpid(pid, 0)
+    return out
+git("rev-parse", "--show-object-format", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-toplevel")
+git("config", "-z", "--get-regexp", "^(vibegit|user)[.]")
+git("cat-file", "--batch", data=b"refs/heads/vibegit/state\nrefs/heads/vibegit/state^{tree}\n")
+if sys.argv[1:] == ["event"]:
+    git("update-ref", "refs/vibegit-bench/floor", "refs/heads/vibegit/state")
+"""
+
+
+def floor_scripts(env: dict[str, str], tmp: Path) -> tuple[Path, Path]:
+    """The console script pip wrote for ``vibegit`` without its vibegit lines
+    (what every ``vibegit …`` runs before vibegit's first line), alone and
+    followed by ``FLOOR``."""
+    found = shutil.which("vibegit", path=env.get("PATH"))
+    lines = Path(found or "vibegit").read_text().splitlines()
+    kept = "\n".join(line.replace("sys.exit(main())", "pass") for line in lines if "vibegit" not in line)
+    alone, git = tmp / "console-script-alone.py", tmp / "console-script-and-git.py"
+    alone.write_text(kept + "\n")
+    git.write_text(kept + "\n" + FLOOR)
+    return alone, git
+
 
 def measure(quick: bool = False) -> list[Row]:
     runs = 7 if quick else 21
@@ -49,8 +90,12 @@ def measure(quick: bool = False) -> list[Row]:
         def vg(*args: str, ok: tuple[int, ...] = (0,)):
             return run_cmd(repo, env, *VIBEGIT, *args, ok=ok)
 
+        alone, floor = floor_scripts(env, tmp)
         steps = {
             "python -c pass": (None, run_cmd(tmp, env, "python", "-c", "pass")),
+            "floor: the console script": (None, run_cmd(tmp, env, "python", str(alone))),
+            "floor: it and a read's git processes": (None, run_cmd(repo, env, "python", str(floor))),
+            "floor: it and an event's git processes": (None, run_cmd(repo, env, "python", str(floor), "event")),
             "task add": (None, lambda: vg("task", "add", f"B-{next(ids):05d}", "a task")()),
             "phase": (None, lambda: vg("phase", next(phases))()),
             "context": (None, lambda: vg("context", "--last", f"step {next(ids)}")()),
@@ -62,6 +107,14 @@ def measure(quick: bool = False) -> list[Row]:
         times = interleaved(steps, runs)
         report("start-up", times)
         base = times.pop("python -c pass")
+        floors = {name: times.pop(name) for name in list(times) if name.startswith("floor: ")}
+        print(
+            "  floors (median ÷ python -c pass, importing nothing of vibegit's): "
+            + "; ".join(
+                f"{name[7:]} {statistics.median(t) / statistics.median(base):.2f} ×" for name, t in floors.items()
+            ),
+            file=sys.stderr,
+        )
         rows = []
         for name, measured in times.items():
             limit = EVENT if name in ("task add", "phase", "context") else BLOCKED if name == "blocked commit" else READ
