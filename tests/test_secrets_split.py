@@ -344,9 +344,10 @@ def blob(repo: Path, data: bytes) -> str:
         max_size=12,
     ),
     st.sampled_from([1, 1 << 16, scansplit.QUEUE, NEVER]),
+    st.sampled_from([1, 1 << 12, secretscan.GROUP]),  # many groups, each settled when its answer is in
 )
 def test_any_blobs_split_any_way_give_the_same_hits(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blobs: list[tuple[int, list[int], str]], queue: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blobs: list[tuple[int, list[int], str]], queue: int, group: int
 ) -> None:
     repo = tmp_path / "blobs"
     if not repo.exists():
@@ -358,9 +359,11 @@ def test_any_blobs_split_any_way_give_the_same_hits(
         text = HEADS[codec] + "".join(p + SECRETS[s] for p, s in zip(parts, secrets, strict=False)) + parts[-1]
         oids.append(blob(repo, text.encode(codec)))
     monkeypatch.setattr(scansplit, "QUEUE", queue)
+    monkeypatch.setattr(secretscan, "GROUP", group)
     found = {}
     for parallel in (NEVER, 0):
         with vgit.CatFile(vgit.find_repo(repo), pipe=secretscan.PIPE) as cat, monkeypatch.context() as mp:
             mp.setattr(scansplit, "PARALLEL", parallel)
             found[parallel] = secretscan._scan_blobs(cat, list(dict.fromkeys(oids)))
     assert found[0] == found[NEVER]
+    assert all(hits != [] for hits in found[0].values())  # a clean blob is not kept

@@ -73,6 +73,8 @@ class Split:
         self._waiting: deque[tuple[int, list[tuple[Hits, int]]]] = deque()  # (size, [(hits, offset)]) per piece sent
         self._queued = 0  # bytes of the pieces not answered yet
         self._answers = bytearray()
+        self._sent = 0  # pieces sent to the worker
+        self.answered = 0  # of those, answered (in the order sent)
 
     def __enter__(self) -> Split:
         return self
@@ -82,15 +84,18 @@ class Split:
 
     # -- the pieces ----------------------------------------------------------------------
 
-    def group(self, blobs: list[tuple[Hits, bytes]]) -> None:
-        """A group of small blobs, each with the list its hits go to."""
+    def group(self, blobs: list[tuple[Hits, bytes]]) -> int:
+        """A group of small blobs, each with the list its hits go to; its
+        hits are all there once ``answered`` reaches the number returned (0:
+        scanned here, there now)."""
         size = sum(len(data) for _, data in blobs)
         if self._to_worker(size):
             head = b"G" + _U32.pack(len(blobs)) + struct.pack(f"<{len(blobs)}I", *(len(d) for _, d in blobs))
             self._send(size, [(hits, 0) for hits, _ in blobs], [head, *(data for _, data in blobs)])
-            return
+            return self._sent
         for (hits, _), found in zip(blobs, run_group([data for _, data in blobs]), strict=True):
             hits.extend(found)
+        return 0
 
     def window(self, w: credentials.Window, parts: list[Hits]) -> None:
         """A window of a streamed blob: its hits, placed in the whole text, are appended to ``parts`` as one list."""
@@ -200,6 +205,7 @@ class Split:
 
     def _send(self, size: int, places: list[tuple[Hits, int]], parts: list[bytes]) -> None:
         self._waiting.append((size, places))
+        self._sent += 1
         self._queued += size
         self._out.extend(memoryview(p) for p in parts if p)
         self._pump(block=False)
@@ -253,6 +259,7 @@ class Split:
             for (hits, offset), more in zip(places, found, strict=True):
                 hits.extend(_placed(more, offset))
             self._queued -= piece_size
+            self.answered += 1
         del answers[:at]
 
     def _gone(self) -> str:
