@@ -179,7 +179,7 @@ def find_repo(cwd: Path | None = None) -> Repo:
         except FileNotFoundError:
             raise BadInput("the current directory no longer exists (deleted or moved): cd into a repository") from None
     lines, proc = rev_parse([list(group) for group in FIND_REPO], cwd, early=here)
-    where = cwd or Path(str(here))
+    where = cwd if cwd is not None else Path(str(here))  # what paths git gives are relative to
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0 and b"dubious ownership" in proc.stderr:
@@ -192,13 +192,12 @@ def find_repo(cwd: Path | None = None) -> Repo:
         )
     if proc.returncode != 0:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
-    base = Path(cwd or str(here))
     fmt, git_dir, common, objects, top = lines[:5]
     repo = Repo(
         toplevel=Path(top),
         git_dir=Path(git_dir),
-        common_dir=(base / common).resolve(),
-        objects_dir=(base / objects).resolve(),
+        common_dir=(where / common).resolve(),
+        objects_dir=(where / objects).resolve(),
         object_format=fmt,
     )
     if here is not None:

@@ -231,6 +231,7 @@ def start_early(*commands: tuple[list[str], dict[str, object]]) -> None:
         here = os.getcwd()
     except OSError:
         return  # a deleted directory: the command says so
+    env = dict(os.environ)  # as it is now: one copy serves every process started here
     for args, how in commands:
         try:
             child = Child(["git", *args], **how)  # type: ignore[arg-type]
@@ -239,7 +240,7 @@ def start_early(*commands: tuple[list[str], dict[str, object]]) -> None:
         replaced = _early.pop(tuple(args), None)
         if replaced is not None:  # started before and never taken
             _end(replaced[2])
-        _early[tuple(args)] = (here, dict(os.environ), child)
+        _early[tuple(args)] = (here, env, child)
 
 
 def start_repo_reads() -> None:
