@@ -13,7 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import MIRROR, VG, Result, commit, events, git, init_repo, run_git, start_workflow, workflow_path
+from tests.helpers import (
+    MIRROR,
+    VG,
+    Result,
+    commit,
+    commit_state,
+    events,
+    git,
+    init_repo,
+    run_git,
+    start_workflow,
+    workflow_path,
+)
 
 ALLOW = {**os.environ, "VIBEGIT_ALLOW": "1"}
 
@@ -187,6 +199,33 @@ def test_a_deleted_state_branch_while_the_mirror_shows_the_lock(locked: Path, pa
     result = commit(locked)
     refused(locked, result, head)
     assert "is gone" in result.err and "vibegit doctor --repair" in result.err
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        "## Doing\n- [~] T-001: " + "x" * 5000 + "\n",  # a title past its bound
+        "## Todo\n- [ ] T-001: one\n- [ ] T-001: twice\n",  # a duplicated task
+        "## Someday\n- [ ] T-001: one\n",  # a column vibegit does not know
+    ],
+)
+def test_a_corrupt_kanban_blocks_with_the_remedy_that_works(locked: Path, board: str) -> None:
+    """One lock check: a state it cannot read blocks and names doctor --repair,
+    never 'pause' or 'unlock', which fail on the same file."""
+    path = workflow_path(locked, "kanban.md").split(":", 1)[1]
+    commit_state(locked, {path: board})
+    head = git(locked, "rev-parse", "HEAD")
+    result = commit(locked)
+    refused(locked, result, head)
+    assert "vibegit doctor --repair" in result.err and "vibegit pause" not in result.err, result.err
+
+
+def test_the_refusal_speaks_the_configured_language(locked: Path) -> None:
+    git(locked, "config", "vibegit.lang", "zh")
+    head = git(locked, "rev-parse", "HEAD")
+    result = commit(locked)
+    assert result.code != 0 and git(locked, "rev-parse", "HEAD") == head
+    assert "提交被阻止" in result.err, result.err
 
 
 def test_missing_state_objects_block(locked: Path) -> None:

@@ -16,12 +16,6 @@ def main(argv: list[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    if argv[:1] == ["hook"] and len(argv) > 1:
-        from vibegit.handlers import quicklock  # a blocked commit, told before the full check loads
-
-        code = quicklock.check(argv[1], argv[2:])
-        if code is not None:
-            return code
     from vibegit.infra.git import close_readers, pin_repo_env
     from vibegit.infra.gitlite import end_early
 

@@ -43,7 +43,7 @@ def main(argv: list[str]) -> int:
     name, args = argv[0], argv[1:]
     import importlib
 
-    from vibegit.infra import git  # here, not above: the lock check's quick path imports this package
+    from vibegit.infra import git
 
     if name in GIT_HOOKS:
         if os.environ.get(git.IN_HOOK):

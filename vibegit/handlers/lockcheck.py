@@ -15,15 +15,16 @@ import os
 import sys
 
 from vibegit.core import messages
-from vibegit.core.messages import t
+from vibegit.core.messages import PHASE_TITLES, t
 from vibegit.core.model import Env, State
 from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
 from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
-from vibegit.handlers.quicklock import ALLOW, UNBLOCK, reason, tell
 from vibegit.infra import git, machine, store
 
+ALLOW = "VIBEGIT_ALLOW"
+UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
 REPAIR = "'vibegit doctor --repair'"
 
 
@@ -111,6 +112,23 @@ def _rule(state: State, conf: Settings, branch: str | None) -> Block:
     doing = (task.id, task.title) if task else None
     phase = state.mode.phase.value if state.mode.phase else None
     return Block(state.workflow.id, reason(why, phase, state.mode.step, doing), UNBLOCK, name)
+
+
+def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] | None) -> str:
+    """``why`` the commit is blocked, then where the workflow stands (phase, step, current task)."""
+    where = t("block.phase", phase=phase, long=PHASE_TITLES[phase]) if phase else t("block.no_phase")
+    if step:
+        where += t("block.step", step=step)
+    doing = t("block.task", id=task[0], title=task[1]) if task else t("block.no_task")
+    return f"{why}; {where}; {doing}"
+
+
+def tell(why: str, fix: str, command: str, gitdir: str) -> None:
+    """The refusal: why, how to unblock, and how to leave a rebase it stopped."""
+    print(t("block.blocked", why=why), file=sys.stderr)
+    print(t("block.unblock", fix=fix, allow=ALLOW, command=command), file=sys.stderr)
+    if any(os.path.isdir(os.path.join(gitdir, d)) for d in ("rebase-merge", "rebase-apply")):
+        print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
 
 
 def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branch: str | None, record: bool) -> int:

@@ -1,6 +1,6 @@
 """The infrastructure: everything that touches git, files or other programs.
 
-``git`` starts git (``gitlite``, only for the lock check's quick path); ``store`` the only writer of the
+``git`` starts git (through ``gitlite``'s processes); ``store`` the only writer of the
 state ref; ``formats/`` parses and renders the state files; ``mirror``,
 ``snapshot``, ``remote``, ``secretscan``, ``userhooks``, ``hookfiles``,
 ``agentfiles``, ``worktree`` and ``fs`` each keep one concern. Modules here

@@ -1,5 +1,5 @@
 """Git: the module that starts git, with a small named function per need
-(``gitlite`` only serves the lock check's quick path).
+(through ``gitlite``'s processes).
 
 Objects of the state branch are written straight into the object store (as
 git-revise and dulwich do) so an event costs no subprocess per object; refs

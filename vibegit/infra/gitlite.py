@@ -1,7 +1,6 @@
-"""Processes and the environment git runs in, importing nothing (the lock
-check's quick path, handlers/quicklock.py, imports only this): ``Child``, a
+"""Processes and the environment git runs in, importing nothing: ``Child``, a
 process started with ``posix_spawn``, which ``git`` starts every git process
-with; ``Git``, one on two pipes; a command's first git processes, started
+with; a command's first git processes, started
 before its modules load (``start_repo_reads``: ``git`` takes them where they
 answer what it asks); the environment vibegit runs git in (which ``git``
 shares); and this host's name (which ``machine`` shares)."""
@@ -279,39 +278,3 @@ def _end(child: Child) -> None:
         if f is not None:
             f.close()
     child.wait()
-
-
-class Git(Child):
-    """A git process with pipes to its stdin and stdout (stderr discarded)."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        super().__init__(args, env, stdin=PIPE, stdout=PIPE, stderr=DEVNULL)
-
-    def get(self, name: str, limit: int = 1 << 20) -> tuple[str, bytes] | None:
-        """``cat-file --batch``: the type and content of object ``name``, None
-        when missing; larger than ``limit`` bytes is a ValueError (the process
-        is then of no further use)."""
-        assert self.stdin and self.stdout
-        if "\n" in name:
-            raise ValueError(f"no object name: {name!r:.60}")
-        self.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-        self.stdin.flush()
-        header = self.stdout.readline().split()
-        if len(header) != 3:
-            return None  # "<name> missing", "ambiguous": the full check says why
-        if int(header[2]) > limit:
-            raise ValueError(f"{name}: {header[2].decode()} bytes, more than {limit}")
-        data = self.stdout.read(int(header[2]) + 1)[:-1]
-        return header[1].decode(), data
-
-    def output(self) -> bytes:
-        assert self.stdin and self.stdout
-        self.stdin.close()
-        return self.stdout.read()
-
-    def close(self) -> None:
-        assert self.stdin and self.stdout
-        if not self.stdin.closed:
-            self.stdin.close()
-        self.stdout.close()
-        self.wait()

@@ -6,8 +6,7 @@ every state file vibegit writes is a small block-style mapping of text,
 numbers and lists. ``read`` and ``emit`` handle exactly that shape; on
 anything else they give up (``Unsure``) and yamldoc asks PyYAML, so their
 answers are always PyYAML's (tests/test_plainyaml.py holds them to it on
-generated documents and on arbitrary text). The lock check's quick path
-reads the state with ``read_yaml`` alone.
+generated documents and on arbitrary text).
 """
 
 from __future__ import annotations
@@ -21,16 +20,6 @@ WIDTH = 900  # longer lines PyYAML folds (its width is 1000 in yamldoc): emit gi
 
 class Unsure(Exception):
     """Not the shape read and emit know: PyYAML decides."""
-
-
-def read_yaml(data: bytes) -> dict[str, object]:
-    """``read`` of UTF-8 bytes, at most ``MAX_BYTES``."""
-    if len(data) > MAX_BYTES:
-        raise Unsure
-    try:
-        return read(data.decode("utf-8"))[0]
-    except UnicodeDecodeError:
-        raise Unsure from None
 
 
 Keys = tuple  # keys and list indexes from the root, e.g. ("entries", 3, "id")

@@ -1,7 +1,7 @@
 state_branch() {  # $branch, $mirror and $policy from git config; branch=? when sh cannot be sure
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
-	branch=vibegit/state mirror=project_document/.ai_state policy=always sure=
-	if no_settings; then branch=refs/heads/$branch sure=1; return 0; fi  # the common case, without a git process
+	branch=vibegit/state mirror=project_document/.ai_state policy=always
+	if no_settings; then branch=refs/heads/$branch; return 0; fi  # the common case, without a git process
 	git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$' >/dev/null
 	case $? in 1) branch=refs/heads/$branch; return 0 ;; esac  # none is set (the common case): no subshell
 	conf=$(git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$')
@@ -111,9 +111,9 @@ lock_suspected() {  # the one lock fast path for a commit to key $1: true when P
 
 run_vibegit() {
 	if [ -n "$VIBEGIT_PYTHON" ] && [ -x "$VIBEGIT_PYTHON" ]; then
-		VIBEGIT_NO_SETTINGS=$sure "$VIBEGIT_PYTHON" -c '@BOOT@' "$hook" "$@"  # 1: Python need not ask git config
+		"$VIBEGIT_PYTHON" -c '@BOOT@' "$hook" "$@"
 	elif command -v vibegit >/dev/null 2>&1; then
-		VIBEGIT_NO_SETTINGS=$sure command vibegit hook "$hook" "$@"
+		command vibegit hook "$hook" "$@"
 	else
 		echo "vibegit: $hook hook skipped: vibegit not found (${VIBEGIT_PYTHON:-no interpreter recorded}, none on PATH); reinstall it, or run 'vibegit uninstall'" >&2
 	fi
