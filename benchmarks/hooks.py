@@ -67,7 +67,7 @@ def make_repo(path: Path, env: dict[str, str], *, hooks: bool, workflow: str) ->
         sh(path, *vibegit, "task", "add", "T-001", "the lock check", env=env)
         sh(path, *vibegit, "task", "start", "T-001", env=env)
         if workflow == "ended":
-            sh(path, *vibegit, "unlock", "--reason", "benchmark", env=env)
+            sh(path, *vibegit, "unlock", "--yes", "--reason", "benchmark", env=env)
     return path
 
 

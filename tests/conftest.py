@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import VG, Machines, Result, init_repo, make_dirty
+from vibegit.core.agents import MARKERS
 from vibegit.main import main
 
 collect_ignore_glob = ["secrets_corpus/*"]  # the corpus's generator and its files are not tests
@@ -41,7 +42,7 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     for name in list(os.environ):
         if name.startswith("GIT_") or name.startswith("VIBEGIT_"):
             monkeypatch.delenv(name)
-    for name in ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT"):  # run inside an agent
+    for name in MARKERS:  # run inside an agent
         monkeypatch.delenv(name, raising=False)
     # The hooks git starts are Pythons too: let them keep the bytecode they compile, as an install does.
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)

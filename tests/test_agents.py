@@ -594,7 +594,7 @@ def test_a_long_or_odd_session_id_is_not_recorded(repo: Path, vg: VG) -> None:
 
 def test_agent_instructions(vg: VG) -> None:
     en = vg("agent-instructions")
-    assert en.code == 0 and "vibegit task done" in en.out and "vibegit complete --yes" in en.out
+    assert en.code == 0 and "vibegit task done" in en.out and "`vibegit complete` in their own terminal" in en.out
     zh = vg("agent-instructions", "--lang", "zh")
     assert zh.code == 0 and "工作流状态" in zh.out and "寸止" in zh.out
     assert vg("agent-instructions", "--lang", "fr").code == 2

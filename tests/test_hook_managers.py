@@ -114,7 +114,7 @@ def test_lefthook(repo: Path, vg: VG, tmp_path: Path, tools_on_path: Path, first
     assert lock_blocks(repo)
     tool(repo, "lefthook", "install", "--force")
     assert vg("install").code == 0 and lock_blocks(repo) and team_hook_runs(repo, tmp_path, "lefthook")
-    assert vg("unlock").code == 0
+    assert vg("unlock", "--yes").code == 0
     for step in [uninstall_first, "lefthook" if uninstall_first == "vibegit" else "vibegit"]:
         if step == "vibegit":
             assert vg("uninstall").code == 0
@@ -147,7 +147,7 @@ def test_husky(repo: Path, vg: VG, tmp_path: Path, tools_on_path: Path, first: s
         result = vg("task", "add", "T-9", "x")
         assert "lock check does not run" in result.err and "vibegit install" in result.err
         assert vg("doctor").code == 1
-        assert vg("unlock").code == 0
+        assert vg("unlock", "--yes").code == 0
     else:
         husky(repo)
     stubs = {p.name: p.read_bytes() for p in (repo / ".husky" / "_").iterdir()}
@@ -168,7 +168,7 @@ def test_husky(repo: Path, vg: VG, tmp_path: Path, tools_on_path: Path, first: s
     result = run_git(repo, "checkout", "main")  # to the workflow's branch: the report
     assert "Session recovery" in result.out + result.err
     assert vg("doctor").code == 0
-    assert vg("unlock").code == 0
+    assert vg("unlock", "--yes").code == 0
     for step in [uninstall_first, "husky" if uninstall_first == "vibegit" else "vibegit"]:
         if step == "vibegit":
             assert vg("uninstall").code == 0
@@ -220,7 +220,7 @@ def test_the_pre_commit_framework(
         assert lock_blocks(repo), step
         assert n == 0 or team_hook_runs(repo, tmp_path, "framework"), step
     assert "bug" not in commit(repo, "x", env={**os.environ, ALLOW: "1"}).err
-    assert vg("unlock").code == 0
+    assert vg("unlock", "--yes").code == 0
     for step in [uninstall_first, "pre-commit" if uninstall_first == "vibegit" else "vibegit"]:
         if step == "vibegit":
             assert vg("uninstall").code == 0
@@ -277,7 +277,7 @@ def test_git_lfs(repo: Path, vg: VG, tmp_path: Path, lfs: Path, first: str, unin
     # git-lfs's hooks ran: pre-push for the user's push, and again for the state push
     assert lfs.read_text().split() == ["post-checkout", "pre-push", "pre-push"]
     assert git(bare, "rev-parse", "vibegit/state") == git(repo, "rev-parse", "vibegit/state")
-    assert vg("unlock").code == 0
+    assert vg("unlock", "--yes").code == 0
     for step in [uninstall_first, "git-lfs" if uninstall_first == "vibegit" else "vibegit"]:
         if step == "vibegit":
             result = vg("uninstall")

@@ -57,7 +57,7 @@ def test_no_workflow_commit_checkout_and_switch_are_silent(hooked: Path, vg: VG)
         assert "vibegit" not in result.out + result.err, args
     assert state_ref(hooked) == ""  # nothing was written either
     start_workflow(vg)
-    assert vg("unlock").code == 0  # a workflow that ended: silence again
+    assert vg("unlock", "--yes").code == 0  # a workflow that ended: silence again
     for args in (("commit", "--allow-empty", "-m", "two"), ("checkout", "feat"), ("switch", "main")):
         result = run_git(hooked, *args)
         assert result.code == 0, result.err

@@ -97,7 +97,7 @@ def test_a_foreign_pre_commit_hook_is_chained_and_restored(repo: Path, vg: VG, t
     result = commit(repo)
     assert result.code != 0 and "commit blocked" in result.err
     assert (tmp_path / "marker").read_text() == "ran\n"  # it ran, then the lock refused the commit
-    assert vg("unlock").code == 0 and vg("uninstall").code == 0
+    assert vg("unlock", "--yes").code == 0 and vg("uninstall").code == 0
     (tmp_path / "marker").unlink()
     result = vg("install", "--hook", "pre-commit")  # the early check, chained
     assert result.code == 0

@@ -130,7 +130,7 @@ def test_complete_needs_all_tasks_and_confirmation(repo: Path, vg: VG) -> None:
     assert declined.code == 1 and state_ref(repo) == before
     assert vg("complete", input="y\n").code == 0
     body = git(repo, "log", "-1", "--format=%B", "vibegit/state")
-    assert "confirmed on the terminal" in body
+    assert "confirmed on standard input (no terminal, no agent)" in body
     assert not (repo / MIRROR / "workflow.lock").exists()
 
 
@@ -144,7 +144,7 @@ def test_abort_asks_and_keeps_progress(repo: Path, vg: VG) -> None:
     assert data["lock"] is None
 
 
-@pytest.mark.parametrize("command", [("unlock", "--reason", "need to commit"), ("fail", "tests broke")])
+@pytest.mark.parametrize("command", [("unlock", "--yes", "--reason", "need to commit"), ("fail", "tests broke")])
 def test_unlock_and_fail_release_the_lock(repo: Path, vg: VG, command: tuple[str, ...]) -> None:
     vg("start", "w", "--goal", "g")
     assert vg(*command).code == 0

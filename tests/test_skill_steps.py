@@ -64,7 +64,7 @@ def test_abort_yes_is_recorded_as_a_skipped_confirmation(repo: Path, vg: VG) -> 
     ok(vg, "start", "w2", "--goal", "g")
     assert vg("abort", input="y\n").code == 0
     body = git(repo, "log", "-1", "--format=%B", "vibegit/state")
-    assert "Vibegit-Confirmation: confirmed on the terminal" in body
+    assert "Vibegit-Confirmation: confirmed on standard input (no terminal, no agent)" in body
 
 
 def test_answers_are_kept_and_questions_keep_their_numbers(repo: Path, vg: VG) -> None:

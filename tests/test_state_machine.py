@@ -38,7 +38,7 @@ COMMANDS = st.one_of(
     st.tuples(st.just("checkpoint"), TEXT),
     st.tuples(st.just("pause"), TEXT),
     st.tuples(st.just("resume"), st.sampled_from(["h", "other"])),
-    st.tuples(st.just("complete"), st.booleans()),
+    st.tuples(st.just("complete"), st.sampled_from([lifecycle.CONFIRMED_ON_TERMINAL, lifecycle.CONFIRMED_BY_YES])),
     st.tuples(st.just("abort")),
     st.tuples(st.just("unlock"), st.one_of(st.none(), TEXT)),
     st.tuples(st.just("fail"), TEXT),
@@ -58,7 +58,9 @@ def apply(state: State, command: tuple) -> tuple[State, object]:
     if name == "complete":
         return lifecycle.complete(state, ENV, args[0])
     if name == "abort":
-        return lifecycle.abort(state, ENV)
+        return lifecycle.abort(state, ENV, lifecycle.CONFIRMED_BY_CLIENT)
+    if name == "unlock":
+        return lifecycle.unlock(state, ENV, args[0], lifecycle.CONFIRMED_ON_TERMINAL)
     return getattr(lifecycle, name)(state, ENV, *args)
 
 

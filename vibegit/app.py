@@ -306,6 +306,29 @@ def show_report(
     say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
 
 
+def person_confirms(question: str, yes: bool, declined: str, command: str) -> str:
+    """A person's decision (the seeds' 寸止: complete, abort, unlock): how it
+    was given, as the record says it, or Refused. In an agent's environment
+    neither ``--yes`` nor an answer on stdin counts (the agent could give it):
+    the agent is told to ask the user, who runs ``command`` in their own
+    terminal or answers the MCP tool's question. Outside any agent ``--yes``
+    passes (a person's script), else the question is asked."""
+    import os
+
+    from vibegit.core import lifecycle
+    from vibegit.core.agents import marker
+
+    agent = marker(dict(os.environ))
+    if agent is not None:
+        raise Refused(t("person.agent_runs", agent=agent, command=command))
+    if yes:
+        return lifecycle.CONFIRMED_BY_YES
+    on_terminal = sys.stdin is not None and sys.stdin.isatty()
+    if not confirm(question):
+        raise Refused(declined)
+    return lifecycle.CONFIRMED_ON_TERMINAL if on_terminal else lifecycle.CONFIRMED_ON_STDIN
+
+
 def confirm(question: str) -> bool:
     """Ask on the terminal; end of input is a no."""
     print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)

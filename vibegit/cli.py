@@ -265,7 +265,9 @@ def list_workflows(as_json: bool = Json) -> int:
 
 @parser.command()
 def complete(
-    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history)."),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Skip the question (recorded in history); refused where an agent runs the command."
+    ),
     no_tasks: bool = typer.Option(
         False, "--no-tasks", help="Complete a workflow that has no task at all (recorded in history)."
     ),
@@ -274,7 +276,12 @@ def complete(
     ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
-    """Finish the workflow: every task done, no open question, a human confirms.
+    """Finish the workflow: every task done, no open question, a person confirms.
+
+    Only a person decides it: in an agent's environment (CLAUDECODE, GEMINI_CLI,
+    CODEX_SANDBOX, CURSOR_AGENT or AGENT set) neither --yes nor an answer piped
+    to the question counts; the user runs it in their own terminal, or answers
+    the vibegit MCP tool's question. The record says how it was confirmed.
 
     Runs onBeforeComplete first; then prints the completion report (goal,
     tasks, duration, phases, decisions, lessons), keeps it as completion.md in
@@ -287,10 +294,14 @@ def complete(
 
 @parser.command()
 def abort(
-    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (recorded in history)."),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Skip the question (recorded in history); refused where an agent runs the command."
+    ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
-    """End the workflow and release the lock; progress is kept. (/vibe-abort)"""
+    """End the workflow and release the lock; progress is kept. (/vibe-abort)
+
+    A person confirms, as for complete: not --yes nor a piped answer where an agent runs it."""
     from vibegit.commands import workflow as workflow_
 
     return workflow_.abort(yes, workflow)
@@ -299,12 +310,17 @@ def abort(
 @parser.command()
 def unlock(
     reason: Optional[str] = typer.Option(None, "--reason", help="Why, for the history."),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Skip the question (recorded in history); refused where an agent runs the command."
+    ),
     workflow: Optional[str] = WorkflowName,
 ) -> int:
-    """Release the lock at once and end the workflow. (/vibe-unlock)"""
+    """Release the lock at once and end the workflow. (/vibe-unlock)
+
+    A person confirms, as for complete: not --yes nor a piped answer where an agent runs it."""
     from vibegit.commands import workflow as workflow_
 
-    return workflow_.unlock(reason, workflow)
+    return workflow_.unlock(yes, reason, workflow)
 
 
 @parser.command()

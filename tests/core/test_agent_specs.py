@@ -50,7 +50,7 @@ def test_the_seeds_commands_in_each_agents_form() -> None:
     gemini = agents.command_file(agents.SPECS["gemini"], abort)
     assert "{{args}}" in gemini and gemini.splitlines()[1].startswith("description = ")
     cursor = agents.command_file(agents.SPECS["cursor"], abort)
-    assert "{args}" not in cursor and "vibegit abort --yes" in cursor
+    assert "{args}" not in cursor and "`vibegit abort` in my own terminal" in cursor
     for text in (claude, gemini, cursor):
         assert agents.is_our_command(text.encode())
     assert not agents.is_our_command(b"# my own /vibe-abort\n")

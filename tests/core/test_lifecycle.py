@@ -137,21 +137,26 @@ def test_resume_of_a_running_workflow_is_a_takeover_or_nothing() -> None:
 def test_complete_needs_every_task_done_and_no_open_question() -> None:
     state = running("one")
     with pytest.raises(Refused, match="tasks not done: T-001"):
-        lifecycle.complete(state, ENV, False)
+        lifecycle.complete(state, ENV, lifecycle.CONFIRMED_ON_TERMINAL)
     state, _ = lifecycle.task_done(state, ENV, "T-001")
     asking, _ = lifecycle.context(state, ENV, None, None, "ok?", None)
     with pytest.raises(Refused, match="open question"):
-        lifecycle.complete(asking, ENV, True)
-    done, event = lifecycle.complete(state, ENV, True)
+        lifecycle.complete(asking, ENV, lifecycle.CONFIRMED_BY_YES)
+    done, event = lifecycle.complete(state, ENV, lifecycle.CONFIRMED_BY_YES)
     assert done.workflow.status is Status.COMPLETED and done.lock is None and done.mode.type is ModeType.CONVERSATION
-    assert event.details == ("Vibegit-Confirmation: confirmation skipped with --yes",)
+    assert event.details == ("Vibegit-Confirmation: confirmation skipped with --yes (no agent)",)
 
 
 @pytest.mark.parametrize(
     ("rule", "args", "status", "last"),
     [
-        (lifecycle.abort, (), Status.ABORTED, ""),
-        (lifecycle.unlock, ("done for today",), Status.ABORTED, "unlocked: done for today"),
+        (lifecycle.abort, (lifecycle.CONFIRMED_ON_TERMINAL,), Status.ABORTED, ""),
+        (
+            lifecycle.unlock,
+            ("done for today", lifecycle.CONFIRMED_ON_TERMINAL),
+            Status.ABORTED,
+            "unlocked: done for today",
+        ),
         (lifecycle.fail, ("tests broke",), Status.FAILED, "failed: tests broke"),
     ],
 )
@@ -245,7 +250,7 @@ def test_the_takeover_guard() -> None:
     back = lifecycle.guarded(lambda s: lifecycle.resume(s, ENV), ENV, remote)
     with pytest.raises(Refused):  # resume here is "already running here": the takeover is the news
         back(here)
-    aborting = lifecycle.guarded(lambda s: lifecycle.abort(s, ENV), ENV, remote)
+    aborting = lifecycle.guarded(lambda s: lifecycle.abort(s, ENV, lifecycle.CONFIRMED_BY_CLIENT), ENV, remote)
     assert aborting(here)[1].name == "abort"  # ending it still goes
     older = [remote[0]._replace(holds_ours=False, lock=replace(elsewhere, locked_at="2000-01-01T00:00:00Z"))]
     assert lifecycle.taken_over(here, ENV, older) is None  # both moved, ours is newer

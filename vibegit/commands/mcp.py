@@ -151,7 +151,7 @@ def build() -> Any:
     async def unlock(ctx: Context, reason: str | None = None, workflow_id: str | None = None) -> str:
         """Release the lock at once, ending the workflow: asks the user to confirm."""
         await ask(ctx, "unlock", workflow_id)
-        return _run(lambda: workflow.unlock(reason, workflow_id, lifecycle.CONFIRMED_BY_CLIENT))
+        return _run(lambda: workflow.unlock(False, reason, workflow_id, lifecycle.CONFIRMED_BY_CLIENT))
 
     @server.resource("vibegit://state", mime_type="application/json")
     def state() -> str:

@@ -15,12 +15,11 @@ import os
 import sys
 
 from vibegit import app
+from vibegit.core import agents
 from vibegit.core.messages import t
 from vibegit.errors import OK, Refused
 from vibegit.infra import machine, trust, userhooks
 
-# Set by agents in the shells they run commands in.
-AGENT_VARIABLES = ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT")
 CONSENT = "VIBEGIT_TRUST"  # =yes: a person asked for --yes (their script, their CI)
 
 
@@ -64,7 +63,7 @@ def _consent(yes: bool) -> None:
         if os.environ.get(CONSENT) != "yes":
             raise Refused(t("trust.yes_needs_consent", consent=CONSENT))
         return
-    agent = next((name for name in AGENT_VARIABLES if os.environ.get(name)), None)
+    agent = agents.marker(dict(os.environ))
     if agent is not None:
         raise Refused(t("trust.agent_runs", agent=agent))
     if sys.stdin is None or not sys.stdin.isatty():

@@ -113,13 +113,12 @@ def complete(
     question = t(
         "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
     )
-    if not yes and not confirmed_by and not app.confirm(question):
-        raise Refused(t("workflow.complete_not_confirmed"))
+    how = confirmed_by or app.person_confirms(
+        question, yes, t("workflow.complete_not_confirmed"), _command("complete", state)
+    )
 
     def rule(s: State) -> Result:
-        return lifecycle.complete(
-            s, e, skipped_confirmation=yes, confirmed_by=confirmed_by, lessons=lessons, allow_empty=no_tasks
-        )
+        return lifecycle.complete(s, e, how, lessons=lessons, allow_empty=no_tasks)
 
     written = app.record(ctx, rule, e, workflow=state.workflow.id)
     app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
@@ -132,21 +131,31 @@ def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = Non
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     lifecycle.require(state, ACTIVE, t("do.abort"))
-    if not yes and not confirmed_by and not app.confirm(t("workflow.confirm_abort", name=state.mode.workflow_name)):
-        raise Refused(t("workflow.abort_not_confirmed"))
-    app.record(
-        ctx,
-        lambda s: lifecycle.abort(s, e, confirmed_by, skipped_confirmation=yes and not confirmed_by),
-        e,
-        workflow=state.workflow.id,
+    question = t("workflow.confirm_abort", name=state.mode.workflow_name)
+    how = confirmed_by or app.person_confirms(
+        question, yes, t("workflow.abort_not_confirmed"), _command("abort", state)
     )
+    app.record(ctx, lambda s: lifecycle.abort(s, e, how), e, workflow=state.workflow.id)
     return OK
 
 
-def unlock(reason: str | None, workflow: str | None = None, confirmed_by: str | None = None) -> int:
-    app.event(lifecycle.unlock, reason, confirmed_by, workflow=workflow)
+def unlock(yes: bool, reason: str | None, workflow: str | None = None, confirmed_by: str | None = None) -> int:
+    ctx = app.enter()
+    e = app.facts(ctx)
+    state = app.state_of(ctx, e, workflow)
+    lifecycle.require(state, ACTIVE, t("do.unlock"))
+    question = t("workflow.confirm_unlock", name=state.mode.workflow_name)
+    how = confirmed_by or app.person_confirms(
+        question, yes, t("workflow.unlock_not_confirmed"), _command("unlock", state)
+    )
+    app.record(ctx, lambda s: lifecycle.unlock(s, e, reason, how), e, workflow=state.workflow.id)
     app.say(t("cmd.unlocked"))
     return OK
+
+
+def _command(verb: str, state: State) -> str:
+    """The command the person runs for ``state``'s workflow, in their own terminal."""
+    return f"vibegit {verb} --workflow {state.workflow.id}" if state.workflow.id else f"vibegit {verb}"
 
 
 def fail(message: str, workflow: str | None = None) -> int:

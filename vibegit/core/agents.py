@@ -23,6 +23,16 @@ AGENTS = ("claude", "codex", "cursor", "gemini")
 SCOPES = ("project", "local", "user")
 TAG = "vibegit-agent-hook"  # $0 of the launcher: the marker of vibegit's commands
 SERVER = "vibegit"  # the MCP server's name in every agent's config
+# What the agents set in the environment of the commands they run: a command
+# that sees one runs for an agent, which could answer a question meant for the
+# person (the one list every such check reads).
+MARKERS = ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT")
+
+
+def marker(environ: dict[str, str]) -> str | None:
+    """The first agent marker set in ``environ`` (None: no agent runs this command)."""
+    return next((name for name in MARKERS if environ.get(name)), None)
+
 
 # POSIX sh, no single quote inside (it travels in one), read by every
 # agent's shell (sh, bash, a login zsh or fish for Codex).
@@ -247,16 +257,17 @@ SLASH_COMMANDS = (
     SlashCommand(
         "vibe-abort",
         "Abort the vibegit workflow (its progress is kept)",
-        "I am asking you to abort the workflow; typing this command is my confirmation. Run `vibegit abort --yes`, "
-        "show me its output, and go back to plain conversation. {args}",
+        "I want to abort the workflow. If the vibegit MCP server's `abort` tool is available, call it (it asks me "
+        "to confirm); otherwise tell me to run `vibegit abort` in my own terminal. Then go back to plain "
+        "conversation. {args}",
         user_only=True,
     ),
     SlashCommand(
         "vibe-unlock",
         "Release the vibegit workflow lock at once, ending the workflow",
-        "I am asking you to release the workflow lock; typing this command is my confirmation. Run "
-        '`vibegit unlock --reason "the user ran /vibe-unlock"`, show me its output, and go back to plain '
-        "conversation. {args}",
+        "I want to release the workflow lock. If the vibegit MCP server's `unlock` tool is available, call it "
+        "(it asks me to confirm); otherwise tell me to run `vibegit unlock` in my own terminal. Then go back to "
+        "plain conversation. {args}",
         user_only=True,
     ),
 )

@@ -53,9 +53,9 @@ def confirm_reason(state: State) -> str:
     name = clean(state.mode.workflow_name or "")
     return (
         f"vibegit: every task of workflow '{name}' is done; only the user's confirmation is left. "
-        "Show the user what was done and ask them to confirm completion, then end your turn. Only after they "
-        "confirm: `vibegit complete --yes` (or the vibegit MCP server's `complete` tool, which asks them itself). "
-        "Do not complete it on your own."
+        "Show the user what was done and ask them to confirm completion, then end your turn: they run "
+        "`vibegit complete` in their own terminal, or answer the question of the vibegit MCP server's `complete` "
+        "tool. You cannot confirm for them (`--yes` and piped answers are refused where an agent runs vibegit)."
     )
 
 

@@ -327,19 +327,21 @@ def resume(state: State, env: Env) -> Result:
     return replace(new, lock=_lock(new, env, name)), Event("resume", summary)
 
 
+# How a person's decision (complete, abort, unlock) was given, as the record says it.
+CONFIRMED_ON_TERMINAL = "confirmed on the terminal"
+CONFIRMED_ON_STDIN = "confirmed on standard input (no terminal, no agent)"
+CONFIRMED_BY_YES = "confirmation skipped with --yes (no agent)"
 CONFIRMED_BY_CLIENT = "confirmed by the user through the client"  # MCP elicitation, accepted
 
 
-def _confirmation(skipped: bool, confirmed_by: str | None = None) -> str:
-    how = confirmed_by or ("confirmation skipped with --yes" if skipped else "confirmed on the terminal")
+def _confirmation(how: str) -> str:
     return f"Vibegit-Confirmation: {how}"
 
 
 def complete(
     state: State,
     env: Env,
-    skipped_confirmation: bool,
-    confirmed_by: str | None = None,
+    confirmation: str,
     lessons: tuple[str, ...] = (),
     allow_empty: bool = False,
 ) -> Result:
@@ -362,7 +364,7 @@ def complete(
         added.append(text)
     new = _end(state, env, Status.COMPLETED)
     new = replace(new, memory=memory, workflow=replace(new.workflow, lessons=lessons))
-    details = [_confirmation(skipped_confirmation, confirmed_by)]
+    details = [_confirmation(confirmation)]
     if not state.tasks:
         details.append("Vibegit-No-Tasks: confirmed")
     details += [f"Vibegit-Learned: {text}" for text in added[:50]]
@@ -399,22 +401,22 @@ def _end(state: State, env: Env, status: Status) -> State:
     )
 
 
-def abort(state: State, env: Env, confirmed_by: str | None = None, skipped_confirmation: bool = False) -> Result:
+def abort(state: State, env: Env, confirmation: str) -> Result:
     """The workflow ended, its progress kept; how it was confirmed is recorded
     (on the terminal, skipped with --yes, or by the client)."""
     require(state, ACTIVE, t("do.abort"))
-    details = (_confirmation(skipped_confirmation, confirmed_by),)
+    details = (_confirmation(confirmation),)
     return _end(state, env, Status.ABORTED), Event(
         "abort", t("event.aborted", name=state.mode.workflow_name), details=details
     )
 
 
-def unlock(state: State, env: Env, reason: str | None, confirmed_by: str | None = None) -> Result:
+def unlock(state: State, env: Env, reason: str | None, confirmation: str) -> Result:
     require(state, ACTIVE, t("do.unlock"))
     why = check_text(reason or t("lifecycle.unlocked_by_user"), "--reason")
     new = _end(state, env, Status.ABORTED)
     new = replace(new, context=replace(new.context, last_action=t("lifecycle.unlocked", why=why)))
-    details = (f"Vibegit-Confirmation: {confirmed_by}",) if confirmed_by else ()
+    details = (_confirmation(confirmation),)
     return new, Event("unlock", t("event.unlocked", name=state.mode.workflow_name, why=why), details=details)
 
 

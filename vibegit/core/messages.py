@@ -371,8 +371,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "完成工作流 {name!r}（{done}/{total} 任务完成）？",
     ),
     "workflow.complete_not_confirmed": (
-        "completion not confirmed; the workflow keeps running (use --yes to skip the question)",
-        "未确认完成；工作流继续运行（用 --yes 跳过确认）",
+        "completion not confirmed; the workflow keeps running",
+        "未确认完成；工作流继续运行",
     ),
     "workflow.completed": ("Lock released. Back to conversation mode.", "锁已释放。回到对话模式。"),
     "workflow.confirm_abort": (
@@ -380,6 +380,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "放弃工作流 {name!r}？进度保留，工作流结束。",
     ),
     "workflow.abort_not_confirmed": ("abort not confirmed; nothing changed", "未确认放弃；没有任何改变"),
+    "workflow.confirm_unlock": (
+        "Unlock workflow {name!r}? The lock is released and the workflow ends; its history is kept.",
+        "解锁工作流 {name!r}？锁被释放，工作流结束；历史保留。",
+    ),
+    "workflow.unlock_not_confirmed": ("unlock not confirmed; nothing changed", "未确认解锁；没有任何改变"),
+    "person.agent_runs": (
+        "not asking: {agent} is set, so an agent runs this command and could answer for the user; only the user "
+        "decides this: ask them to run '{command}' in their own terminal, or to confirm through the vibegit MCP "
+        "tool's question (nothing changed)",
+        "不询问：已设置 {agent}，说明是智能体在执行此命令，它可能替用户回答；这只能由用户决定："
+        "请让用户在自己的终端中执行 '{command}'，或在 vibegit MCP 工具的提问中确认（没有任何改变）",
+    ),
     # -- status --
     "status.failed_line": ("❌ Workflow {name!r} failed at {at}: {error}", "❌ 工作流 {name!r} 于 {at} 失败：{error}"),
     "status.last_here": (" (last here: {name!r}, {status})", "（此处上一个：{name!r}，{status}）"),
@@ -869,10 +881,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "agent.record": (
         "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
         "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
-        "to confirm, then `vibegit complete --yes`.",
+        "to confirm (they run `vibegit complete` themselves, or answer the MCP `complete` tool's question).",
         "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
-        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）后 "
-        "`vibegit complete --yes`。",
+        "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）："
+        "由用户自己执行 `vibegit complete`，或回答 MCP `complete` 工具的提问。",
     ),
     "agent.paused": (
         "Paused: ask the user whether to continue (`vibegit resume`).",

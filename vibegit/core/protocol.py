@@ -32,9 +32,9 @@ the one of this worktree's branch.
 - Rules the user states: `vibegit memory add forbidden_action|user_preference|code_pattern "..."`.
   Obey the remembered rules in the report, forbidden actions first.
 - Stopping mid-way: `vibegit pause --action "..."`.
-- All tasks done: show the result and ask the user to confirm; only after
-  they confirm, `vibegit complete --yes` (the vibegit MCP server's `complete`
-  tool asks the user itself).
+- All tasks done: show the result and ask the user to confirm: they run
+  `vibegit complete` in their own terminal, or answer the question of the
+  vibegit MCP server's `complete` tool. You cannot confirm for them.
 - The user's commands: /vibe-state, /vibe-pause, /vibe-resume,
   /vibe-checkpoint; /vibe-abort and /vibe-unlock only when the user types them.
 - Never edit `workflow.lock` by hand and never commit with `--no-verify` to
@@ -62,8 +62,8 @@ the one of this worktree's branch.
 - 用户提出的规则：`vibegit memory add forbidden_action|user_preference|code_pattern "..."`。
   遵守报告中的记忆规则，禁止操作优先。
 - 中途停止：`vibegit pause --action "..."`。
-- 所有任务完成：展示结果并请用户确认（寸止）；用户确认后才 `vibegit complete --yes`
-  （vibegit MCP 服务器的 `complete` 工具会自己询问用户）。
+- 所有任务完成：展示结果并请用户确认（寸止）：由用户在自己的终端中执行
+  `vibegit complete`，或回答 vibegit MCP 服务器 `complete` 工具的提问。你不能替用户确认。
 - 用户的命令：/vibe-state、/vibe-pause、/vibe-resume、/vibe-checkpoint；
   /vibe-abort 和 /vibe-unlock 只在用户亲自输入时执行。
 - 不要手动编辑 `workflow.lock`，也不要用 `--no-verify` 绕过锁提交。

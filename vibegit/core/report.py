@@ -208,7 +208,8 @@ def stop_reason(state: State) -> str:
         f"Next step: {next_step(state, 'en')}. Keep going. Before ending your turn: "
         "record progress with `vibegit context --last ... --next ...`; if you need the user, "
         "record the question with `vibegit context --question ...` and ask it; to stop here, "
-        "`vibegit pause --action ...`; when every task is done and the user confirmed, `vibegit complete --yes`."
+        "`vibegit pause --action ...`; when every task is done, ask the user to confirm completion "
+        "(they run `vibegit complete` themselves, or answer the MCP `complete` tool's question)."
     )
 
 
