@@ -25,6 +25,9 @@ EOF_CONF
 	''|*[!A-Za-z0-9/._-]*|*..*|/*|*/|.*|*.lock) branch=? ;;  # Python reads it (and fails closed)
 	*) branch=refs/heads/$branch ;;
 	esac
+	case $mirror in  # a value Python would refuse or trim: Python reads it (and falls back to the default)
+	''|/*|*[!A-Za-z0-9/._-]*|..|../*|*/..|*/../*|.git|.git/*) branch=? ;;
+	esac
 }
 
 key_of() {  # $key: branch $1 as vibegit names its entry under branches/ ('%' and '/' escaped)

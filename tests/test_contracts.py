@@ -1,0 +1,147 @@
+"""Where a rule has two forms, one test on generated inputs holds them equal.
+
+- The hook shims decide in POSIX sh, without Python, whether a commit or a
+  checkout needs vibegit at all: the branch key of ``branches/<key>``, the
+  branch HEAD names, and the vibegit.* settings. Python has the same rules
+  (``workflows.branch_key``, ``git.head_branch``, ``settings.settings``).
+  Where sh is sure, it must agree with Python; where it is not, it leaves
+  the decision to Python (which fails closed).
+- The fast verbs (``verbs.parse``) parse plain command lines without typer:
+  whatever they accept, click parses to the same values.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import click
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import git, init_repo
+from vibegit import cli, verbs
+from vibegit.core import workflows
+from vibegit.core.settings import BLOCK_POLICIES
+from vibegit.core.settings import settings as read_settings
+from vibegit.infra import git as vgit
+from vibegit.infra import hookfiles
+
+LIB = hookfiles._resource("lib.sh")
+SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def sh(script: str, *args: str, cwd: Path | None = None) -> str:
+    proc = subprocess.run(["sh", "-c", LIB + "\n" + script, "sh", *args], cwd=cwd, capture_output=True, check=True)
+    return proc.stdout.decode("utf-8", "surrogateescape")
+
+
+# Branch names git accepts: ASCII and not, with the characters the key escapes.
+PART = st.text(st.sampled_from("abcXYZ019._-%+@é中"), min_size=1, max_size=8).filter(
+    lambda p: not p.startswith(".") and not p.endswith(".lock") and not p.endswith(".") and ".." not in p
+)
+BRANCH = st.lists(PART, min_size=1, max_size=4).map("/".join).filter(lambda b: "@{" not in b and b != "@")
+
+
+def valid(branch: str) -> bool:
+    return subprocess.run(["git", "check-ref-format", "--branch", branch], capture_output=True).returncode == 0
+
+
+@SLOW
+@given(branch=BRANCH)
+def test_the_branch_key_is_the_same_in_sh_and_python(branch: str) -> None:
+    assert sh('key_of "$1"; printf %s "$key"', branch) == workflows.branch_key(branch)
+
+
+@pytest.fixture(scope="module")
+def head_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return init_repo(tmp_path_factory.mktemp("head") / "repo")
+
+
+@SLOW
+@given(branch=st.one_of(BRANCH, st.none()), rebasing=st.booleans())
+def test_heads_branch_key_is_the_same_in_sh_and_python(head_repo: Path, branch: str | None, rebasing: bool) -> None:
+    if branch is not None and not valid(branch):
+        return
+    gitdir = head_repo / ".git"
+    oid = git(head_repo, "rev-parse", "HEAD~0") if branch is None else ""
+    (gitdir / "HEAD").write_text(f"ref: refs/heads/{branch}\n" if branch is not None else f"{oid}\n")
+    rebase = gitdir / "rebase-merge"
+    rebase.mkdir(exist_ok=True) if rebasing else None
+    try:
+        key = sh('head_key; printf %s "$key"', cwd=head_repo)
+        repo = vgit.find_repo(head_repo)
+        python = workflows.branch_key(vgit.head_branch(repo))
+    finally:
+        (gitdir / "HEAD").write_text("ref: refs/heads/main\n")
+        if rebasing:
+            rebase.rmdir()
+    if key == "":
+        return  # sh is not sure (a rebase on a detached HEAD): Python decides
+    assert key == python
+
+
+VALUE = st.one_of(
+    st.sampled_from(["", " ", "vibegit/state", "refs/heads/state", "state ", "a..b", "x/", "-x", "ALWAYS"]),
+    st.text(st.sampled_from("ab/._-~^: \\é中"), max_size=12),
+)
+SETTING = st.fixed_dictionaries(
+    {},
+    optional={
+        "vibegit.stateBranch": VALUE,
+        "vibegit.mirrorDir": st.one_of(VALUE, st.sampled_from(["../out", "/abs", ".git/x", "docs/state/", "a//b"])),
+        "vibegit.blockCommits": st.one_of(VALUE, st.sampled_from([*BLOCK_POLICIES, "Never", "sometimes"])),
+    },
+)
+
+
+@SLOW
+@given(config=SETTING)
+def test_the_settings_sh_is_sure_of_are_pythons(head_repo: Path, config: dict[str, str]) -> None:
+    for key in ("vibegit.stateBranch", "vibegit.mirrorDir", "vibegit.blockCommits"):
+        git(head_repo, "config", "--unset-all", key, check=False)
+    for key, value in config.items():
+        git(head_repo, "config", key, value)
+    said = sh('state_branch; printf "%s\\n%s\\n%s" "$branch" "$mirror" "$policy"', cwd=head_repo).split("\n")
+    branch, mirror, policy = said
+    if branch == "?":
+        return  # sh is not sure: Python reads the settings (and a bad one blocks)
+    repo = vgit.find_repo(head_repo)
+    conf = read_settings(vgit.read_config(repo), fallback=lambda _message: None)
+    assert branch == f"refs/heads/{conf.state_branch}"
+    assert mirror.rstrip("/") == conf.mirror_dir
+    if policy in BLOCK_POLICIES:
+        assert policy == conf.block_commits
+
+
+# -- the fast verbs against click ------------------------------------------------------------
+
+WORDS = [list(w) for w in verbs.VERBS]
+OPTIONS = sorted({name for _f, _n, options in verbs.VERBS.values() for name in options} | {"--help", "--", "-x"})
+TOKEN = st.one_of(
+    st.sampled_from(OPTIONS),
+    st.sampled_from(OPTIONS).map(lambda o: o + "="),
+    st.builds(lambda o, v: f"{o}={v}", st.sampled_from(OPTIONS), st.sampled_from(["1", "x", "", "-1", "zh"])),
+    st.sampled_from(["1", "007", "-1", "E", "T-001", "zh", "fr", "a b", "", "-", "=", "é", "¹"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(words=st.sampled_from(WORDS), rest=st.lists(TOKEN, max_size=6))
+def test_what_the_fast_parser_accepts_click_parses_the_same(words: list[str], rest: list[str]) -> None:
+    parsed = verbs.parse([*words, *rest])
+    if parsed is None:
+        return  # typer parses it, errors and all
+    function, kwargs = parsed
+    command = cli._command()
+    for word in words:
+        command = command.commands[word]
+    try:
+        ctx = command.make_context(" ".join(words), list(rest))
+    except click.exceptions.Exit:  # pragma: no cover - the fast parser never takes --help
+        raise AssertionError(f"{words} {rest}: click stopped, the fast parser ran {function.__name__}") from None
+    except click.ClickException as err:
+        raise AssertionError(f"{words} {rest}: click refuses ({err}), the fast parser accepted {kwargs}") from None
+    given_by_click = {k: v for k, v in ctx.params.items() if v is not None and v is not False}
+    assert given_by_click == kwargs, (words, rest)
