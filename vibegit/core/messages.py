@@ -843,9 +843,78 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "block.blocked": ("vibegit: commit blocked: {why}.", "vibegit: 提交被阻止：{why}。"),
     "block.unblock": (
-        "vibegit: unblock with {fix}; or let this one through with '{allow}=1 git {command}' (recorded as an "
-        "allowed-commit event).",
-        "vibegit: 用 {fix} 解除；或用 '{allow}=1 git {command}' 放行这一次（记录为 allowed-commit 事件）。",
+        "vibegit: unblock with {fix}; or let this one through: the same git command again with {allow}=1 in "
+        "front{recorded}.",
+        "vibegit: 用 {fix} 解除；或放行这一次：在同一条 git 命令前加上 {allow}=1 再执行{recorded}。",
+    ),
+    "block.recorded": (" (recorded as an allowed-commit event)", "（记录为 allowed-commit 事件）"),
+    "block.fix_running": (
+        "'vibegit pause{flag}', 'vibegit unlock{flag}' or 'vibegit abort{flag}'",
+        "'vibegit pause{flag}'、'vibegit unlock{flag}' 或 'vibegit abort{flag}'",
+    ),
+    "block.fix_done": (
+        "'vibegit complete{flag}', 'vibegit pause{flag}', 'vibegit unlock{flag}' or 'vibegit abort{flag}'",
+        "'vibegit complete{flag}'、'vibegit pause{flag}'、'vibegit unlock{flag}' 或 'vibegit abort{flag}'",
+    ),
+    "block.fix_setting": (
+        "'git config --unset vibegit.stateBranch' (or set it to a branch name)",
+        "'git config --unset vibegit.stateBranch'（或把它设为一个分支名）",
+    ),
+    "block.fix_vanished": (
+        "{repair} (it brings the branch back from the reflog, a remote or the mirror)",
+        "{repair}（它会从 reflog、远程或镜像找回该分支）",
+    ),
+    "block.unreadable": ("the state on {branch} cannot be read ({error})", "{branch} 上的状态无法读取（{error}）"),
+    "block.not_commit": (
+        "{ref} points to an object that is missing or not a commit",
+        "{ref} 指向的对象缺失或不是提交",
+    ),
+    "block.flow_unreadable": (
+        "workflow {name!r} {where} cannot be read ({error})",
+        "工作流 {name!r}（{where}）无法读取（{error}）",
+    ),
+    "block.mirror_unreadable": (
+        "{branch} is missing and the mirror's lock cannot be read ({error})",
+        "{branch} 不存在，且镜像中的锁无法读取（{error}）",
+    ),
+    "block.vanished": (
+        "{branch} is gone, but the mirror ({mirror}) shows workflow {name!r} holding the lock",
+        "{branch} 已不存在，但镜像（{mirror}）显示工作流 {name!r} 持有锁",
+    ),
+    "block.message_kept": (
+        "vibegit: your commit message is kept in commit {commit}: once unblocked, '{command}' commits with it "
+        "(or, to let it through now, '{allow}=1 {command}').",
+        "vibegit: 你的提交信息保存在提交 {commit} 中：解除后执行 '{command}' 即用它提交（或现在就放行：'{allow}=1 {command}'）。",
+    ),
+    "block.rebase": (
+        "vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.",
+        "vibegit: 变基在此停下：'git rebase --abort' 回到原来的位置。",
+    ),
+    "block.allowed": (
+        "vibegit: {allow}=1: commit let through although {why}",
+        "vibegit: {allow}=1：提交已放行，尽管{why}",
+    ),
+    "block.allowed_recorded": (
+        "vibegit: {allow}=1: commit let through while workflow {name!r} holds the lock; recorded as event "
+        "{commit} (vibegit log)",
+        "vibegit: {allow}=1：工作流 {name!r} 持有锁时放行了提交；已记录为事件 {commit}（vibegit log）",
+    ),
+    "block.allowed_unrecorded": (
+        "vibegit: {allow}=1: commit let through; it could not be recorded: {error}",
+        "vibegit: {allow}=1：提交已放行；但无法记录：{error}",
+    ),
+    "block.failed": (
+        "vibegit: commit blocked: the lock check failed: {reason}.",
+        "vibegit: 提交被阻止：锁检查失败：{reason}。",
+    ),
+    "block.failed_how": (
+        "vibegit: run 'vibegit doctor' to see what is wrong; or let this one through: the same git command again "
+        "with {allow}=1 in front.",
+        "vibegit: 执行 'vibegit doctor' 查看问题；或放行这一次：在同一条 git 命令前加上 {allow}=1 再执行。",
+    ),
+    "block.failed_allowed": (
+        "vibegit: the lock check failed ({reason}); {allow}=1: git goes on",
+        "vibegit: 锁检查失败（{reason}）；{allow}=1：git 继续",
     ),
     "cmd.start_clash": (
         "cannot start a workflow here: {label} runs {where}; finish it with 'vibegit complete', or 'vibegit pause' "
