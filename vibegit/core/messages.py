@@ -794,6 +794,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.hook_same": ("{name}: already installed, unchanged", "{name}：已安装，未改变"),
     "install.hook_updated": ("{name}: updated", "{name}：已更新"),
     "install.hook_installed": ("{name}: installed", "{name}：已安装"),
+    "install.hook_mode": (
+        "{name}: its mode was {mode}, git skips a hook it cannot run: set back to {want}",
+        "{name}：权限为 {mode}，git 会跳过无法执行的钩子：已恢复为 {want}",
+    ),
+    # -- do vibegit's git hooks still run? (every command says it of the lock check; doctor of all) --
+    "hooks.lock_check": ("vibegit's lock check ({name})", "vibegit 的锁检查（{name}）"),
+    "hooks.hook": ("vibegit's {name} hook", "vibegit 的 {name} 钩子"),
+    "hooks.someone": ("someone else", "其他程序"),
+    "hooks.not_executable": (
+        "{what} does not run: {path} is not executable, so git skips it; run 'vibegit install' to mend it",
+        "{what}没有运行：{path} 不可执行，git 会跳过它；请执行 'vibegit install' 修复",
+    ),
+    "hooks.missing": (
+        "{what} does not run: {path} is missing; run 'vibegit install' to put it back",
+        "{what}没有运行：{path} 不存在；请执行 'vibegit install' 放回",
+    ),
+    "hooks.moved": (
+        "{what} does not run: core.hooksPath now points to {hooks}; run 'vibegit install' to put it there",
+        "{what}没有运行：core.hooksPath 现在指向 {hooks}；请执行 'vibegit install' 装到那里",
+    ),
+    "hooks.foreign": (
+        "{what} does not run: {path} is {who}'s now; run 'vibegit install' to chain it (that hook keeps running)",
+        "{what}没有运行：{path} 现在属于{who}；请执行 'vibegit install' 串联（那个钩子照常运行）",
+    ),
+    "hooks.manager": (
+        "{what} does not run: {who} runs {name} and does not call vibegit's; 'vibegit install' prints the line "
+        "to add to {who}'s configuration",
+        "{what}没有运行：{name} 由 {who} 运行，它没有调用 vibegit 的钩子；'vibegit install' 会打印需要加入 {who} 配置的那一行",
+    ),
+    "hooks.lefthook_old": (
+        "{what} does not run: lefthook moved it to {old}, which it never runs; 'vibegit install' prints the "
+        "lines to add to lefthook-local.yml",
+        "{what}没有运行：lefthook 把它移到了 {old}，却从不运行它；'vibegit install' 会打印需要加入 lefthook-local.yml 的几行",
+    ),
+    "hooks.lfs": (
+        "git-lfs is configured but no hook runs its pre-push (LFS files would not be pushed): run "
+        "'git lfs update --force && vibegit install' (git-lfs writes its hooks, vibegit chains them)",
+        "已配置 git-lfs，但没有钩子运行它的 pre-push（LFS 文件不会被推送）：请执行 "
+        "'git lfs update --force && vibegit install'（git-lfs 写入它的钩子，vibegit 串联它们）",
+    ),
+    "hooks.outdated": (
+        "{name}: {path} is not what this vibegit installs (another version or interpreter wrote it, or it was "
+        "edited); run 'vibegit install' to update it",
+        "{name}：{path} 与当前 vibegit 安装的不同（由其他版本或解释器写入，或被手动修改）；请执行 'vibegit install' 更新",
+    ),
     # -- mcp: asking the user through the client (寸止) --
     "mcp.needs_sdk": (
         "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'",
