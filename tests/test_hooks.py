@@ -85,7 +85,7 @@ def test_lock_blocks_commit_and_names_what_unblocks_it(hooked: Path, vg: VG) -> 
     assert git(hooked, "rev-parse", "HEAD") != head
     assert events(hooked) == ["allowed-commit", *before]
     body = git(hooked, "log", "-1", "--format=%B", "refs/heads/vibegit/state")
-    assert f"Vibegit-Commit: {git(hooked, 'rev-parse', 'HEAD')}" in body
+    assert f"Vibegit-Allowed-Commit: {git(hooked, 'rev-parse', 'HEAD')}" in body
 
 
 @pytest.mark.parametrize(

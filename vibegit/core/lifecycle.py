@@ -643,7 +643,10 @@ def allowed_commit(state: State, env: Env, commit: str | None, branch: str | Non
     return touch(state, env), Event(
         "allowed-commit",
         f"{what} while the lock held (VIBEGIT_ALLOW=1)",
-        details=(f"Vibegit-Commit: {commit or 'unknown'}", f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}"),
+        details=(
+            f"Vibegit-Allowed-Commit: {commit or 'unknown'}",
+            f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}",
+        ),
     )
 
 
