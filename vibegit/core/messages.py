@@ -641,12 +641,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not pushing {branch}: {n} value(s) in what it would publish look like credentials:",
         "不推送 {branch}：其将发布的内容中有 {n} 个值疑似凭据：",
     ),
+    "secrets.found": (
+        "{n} value(s) in what {branch} would publish look like credentials (its next push refuses them):",
+        "{branch} 将发布的内容中有 {n} 个值疑似凭据（下次推送会拒绝它们）：",
+    ),
+    "secrets.nothing_pushed": ("Nothing was pushed. ", "未推送任何内容。"),  # before secrets.refusal_how
     "secrets.refusal_how": (
-        "Nothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
+        "'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
         "left out of the snapshot, a value in the state's text is replaced; your files are not touched); if one is "
         "not a credential, 'vibegit secrets allow FINGERPRINT' lets it through (recorded in {file}: commit that "
         "file so your team's pushes let it through too)",
-        "未推送任何内容。'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
+        "'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
         "你的文件不受影响）；如果某个值不是凭据，'vibegit secrets allow FINGERPRINT' 可放行它"
         "（记录于 {file}：提交该文件，团队的推送也会放行它）",
     ),
