@@ -188,6 +188,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "do.unlock": ("unlock", "解锁"),
     "do.start_task": ("start task {id}", "开始任务 {id}"),
     "do.finish_task": ("finish task {id}", "完成任务 {id}"),
+    # -- a checkpoint's position and snapshot, refused (infra/worktree.py, infra/snapshot.py) --
+    "checkpoint.line_needs_file": ("--line needs --file", "--line 需与 --file 一起使用"),
+    "checkpoint.outside": (
+        "--file {file}: is outside the repository {top}",
+        "--file {file}：在仓库 {top} 之外",
+    ),
+    "checkpoint.no_file": (
+        "--file {file}: no such file in the working tree",
+        "--file {file}：工作区中没有这个文件",
+    ),
+    "checkpoint.no_line": ("--line {line}: {rel} has {n} line(s)", "--line {line}：{rel} 只有 {n} 行"),
+    "checkpoint.snapshot_failed": (
+        "could not snapshot the working tree ({error}); use --no-snapshot to skip it",
+        "无法为工作区做快照（{error}）；可用 --no-snapshot 跳过",
+    ),
+    "checkpoint.too_large": (
+        "{path}: {size} MiB is too large to carry in a snapshot (at most {most} MiB a file); add it to "
+        ".gitignore, or use --no-snapshot",
+        "{path}：{size} MiB 太大，无法放入快照（每个文件最多 {most} MiB）；请把它加入 .gitignore，或用 --no-snapshot",
+    ),
     "what.failure": ("failure message", "失败信息"),
     "what.memory_text": ("memory text", "记忆内容"),
     "what.task_title": ("task title", "任务标题"),
