@@ -19,7 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import VG, Result, commit, commit_state, git, init_repo, run_git, start_workflow, workflow_path
+from tests.helpers import (
+    VG,
+    Result,
+    commit,
+    commit_state,
+    git,
+    init_repo,
+    npm_tools,
+    run_git,
+    start_workflow,
+    workflow_path,
+)
 
 # A command in quotes: vibegit's, git's, or either with VIBEGIT_ALLOW=1 in front.
 COMMAND = re.compile(r"'((?:VIBEGIT_ALLOW=1 )?(?:vibegit|git) [^']*)'")
@@ -146,6 +157,70 @@ def test_install_mends_every_difference_and_says_which(repo: Path, vg: VG) -> No
     assert result.out.count("already installed, unchanged") == 3
     assert blocked(commit(repo))
     assert vg("install").out.count("already installed, unchanged") == 4
+
+
+LEFTHOOK_YML = """\
+reference-transaction:
+  commands:
+    team:
+      run: "true"
+post-checkout:
+  commands:
+    team:
+      run: "true"
+pre-push:
+  commands:
+    team:
+      run: "true"
+"""
+
+
+def printed_blocks(out: str) -> str:
+    """The lines install says to add to lefthook-local.yml, one block a hook, as a person pastes them."""
+    blocks: list[str] = []
+    taking = False
+    for line in out.splitlines():
+        if line.endswith("add to lefthook-local.yml (or lefthook.yml):"):
+            taking = True
+        elif taking and line.startswith("    "):
+            blocks.append(line[4:])
+        else:
+            taking = False
+    return "\n".join(blocks) + "\n"
+
+
+@pytest.mark.slow
+def test_the_lines_install_prints_for_lefthook_make_vibegits_hooks_run(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lefthook moves a hook it takes over to NAME.old and never runs it: every command and doctor
+    say so, 'vibegit install' prints the lines, and once pasted the lock check, the report after a
+    checkout and the state's push run through lefthook (git's arguments and input passed on)."""
+    monkeypatch.setenv("PATH", f"{npm_tools()}{os.pathsep}{os.environ['PATH']}")
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    (repo / "lefthook.yml").write_text(LEFTHOOK_YML)
+    git(repo, "add", "lefthook.yml")
+    git(repo, "commit", "-q", "-m", "lefthook")
+    assert vg("install").code == 0
+    assert subprocess.run(["lefthook", "install"], cwd=repo, capture_output=True).returncode == 0
+    start_workflow(vg)
+    assert commit(repo).code == 0  # git runs lefthook's reference-transaction, not vibegit's
+    assert "lefthook moved it to reference-transaction.old" in vg("status").err
+    said = vg("doctor")
+    assert said.code == 1 and advised(said.out) == ["vibegit install"], said.out
+    printed = follow(repo, "vibegit install")
+    assert printed.code == 0, printed.err
+    (repo / "lefthook-local.yml").write_text(printed_blocks(printed.out))
+    assert blocked(commit(repo))  # the lock check, with the ref updates on its input
+    git(repo, "switch", "-q", "-c", "feat")
+    back = run_git(repo, "switch", "main")  # to the workflow's branch: the report, with git's arguments
+    assert "Session recovery" in back.out + back.err
+    pushed = run_git(repo, "push", "-q", "origin", "main")  # pre-push carries the state along, reading its refs
+    assert pushed.code == 0, pushed.err
+    assert git(origin, "rev-parse", "vibegit/state") == git(repo, "rev-parse", "vibegit/state")
+    assert vg("doctor").code == 0 and vg("status").err == ""
 
 
 # -- the lock: the commands that unblock a commit, each run --------------------------------------

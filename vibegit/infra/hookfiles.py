@@ -433,7 +433,10 @@ def _manager_advice(plan: Plan, directory: Path) -> str:
             f"add this line to {team} (safe to commit: it does nothing where vibegit is not installed):\n"
             f"    {line}"
         )
-    stdin = "\n        use_stdin: true" if name in ("pre-push", "post-rewrite") else ""
+    # lefthook runs 'run' with sh -c and no arguments: {0} is its word for git's; the hooks that read
+    # git's input (the lock check's ref updates, pre-push's refs, post-rewrite's commits) need it passed on.
+    line = line.replace('"$@"', "{0}")
+    stdin = "\n          use_stdin: true" if name in ("pre-push", "post-rewrite", LOCK_HOOK) else ""
     return (
         f"{name}: lefthook's hook stays as it is (lefthook would move any other away). To run vibegit's "
         f"{name} through lefthook, add to lefthook-local.yml (or lefthook.yml):\n"
