@@ -47,6 +47,16 @@ def follow(repo: Path, command: str) -> Result:
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
+def follow_each(commands: list[str], situation: Callable[[int], Path], gone: Callable[[Path], None]) -> None:
+    """Each command run in a fresh copy of the situation (``situation(i)`` makes the i-th), then the problem ``gone``."""
+    assert commands
+    for i, command in enumerate(commands):
+        repo = situation(i)
+        result = follow(repo, command)
+        assert result.code == 0, (command, result.err)
+        gone(repo)
+
+
 def blocked(result: Result) -> bool:
     return result.code != 0 and "commit blocked" in result.err
 
@@ -130,14 +140,13 @@ def test_the_advice_for_a_damaged_set_up_mends_it(situation: str, vg: VG, tmp_pa
     if "lock check" in situation or "hooksPath" in situation:  # every command says it too, the same words
         warned = vg("status", cwd=repo).err
         assert warned and warned.removeprefix("vibegit: ").strip() in said.out
-    commands = advised(said.out)
-    assert commands, said.out
-    for i, command in enumerate(commands):
+
+    def damaged(i: int) -> Path:
         fresh = hooked(tmp_path / f"follow-{i}", vg)
         damage(fresh)
-        result = follow(fresh, command)
-        assert result.code == 0, (command, result.err)
-        healthy(fresh, vg)
+        return fresh
+
+    follow_each(advised(said.out), damaged, lambda fresh: healthy(fresh, vg))
     if repairable:
         fresh = hooked(tmp_path / "repair", vg)
         damage(fresh)
@@ -338,12 +347,14 @@ def test_the_command_a_doubt_names_removes_the_doubt(situation: str, vg: VG, tmp
     refused = commit(repo)
     assert blocked(refused) and why in refused.err
     assert "recorded as an allowed-commit event" not in refused.err  # no workflow to record it in
-    commands = [c for c in advised(refused.err) if "commit -C" not in c]
-    assert commands, refused.err
-    for i, command in enumerate(commands):
+
+    def doubted(i: int) -> Path:
         fresh = locked(tmp_path / f"follow-{i}", vg)
         damage(fresh)
-        result = follow(fresh, command)
-        assert result.code == 0, (command, result.err)
+        return fresh
+
+    def gone(fresh: Path) -> None:
         after = commit(fresh)
         assert blocked(after) and why not in after.err and "holds the lock" in after.err  # the lock itself, again
+
+    follow_each([c for c in advised(refused.err) if "commit -C" not in c], doubted, gone)
