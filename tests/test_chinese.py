@@ -43,6 +43,8 @@ def test_a_workflow_in_chinese_end_to_end(repo: Path, vg: VG) -> None:
     git(repo, "add", "b.txt")
     blocked = run_git(repo, "commit", "-q", "-m", "b")
     assert blocked.code != 0 and "提交被阻止" in blocked.err and "工作流 'vibe-code' 持有" in blocked.err
+    assert "'vibegit pause'、'vibegit unlock' 或 'vibegit abort'" in blocked.err and " or " not in blocked.err
+    assert "你的提交信息保存在提交 " in blocked.err
 
     assert "待解决问题 1：用哪个数据库？" in vg("context", "--question", "用哪个数据库？").out
     assert vg("context", "--answer", "1", "--reply", "Postgres").code == 0
@@ -102,8 +104,9 @@ def test_secrets_speaks_chinese(repo: Path, vg: VG) -> None:
     )  # put together: no key in the source
     assert vg("checkpoint").code == 0
     found = vg("secrets", "check")
-    assert found.code == 1 and "不推送 vibegit/state：" in found.err and "conf.env:1：疑似 " in found.err
-    assert "未推送任何内容。" in found.err
+    assert found.code == 1 and "vibegit/state 将发布的内容中有 1 个值疑似凭据" in found.err
+    assert "conf.env:1：疑似 " in found.err
+    assert "未推送任何内容" not in found.err  # check pushes nothing: it does not say so
     fp = found.err.split("指纹 ", 1)[1].split()[0]
     bad = vg("secrets", "allow", "not-a-fingerprint")
     assert bad.code == 2 and "不是指纹" in bad.err
@@ -143,6 +146,42 @@ def test_install_speaks_chinese(repo: Path, vg: VG) -> None:
     assert "项目的钩子命令用 " in check.out
     bad = vg("install", "--mcp")
     assert bad.code == 2 and "--mcp 需与 --agent NAME 一起使用" in bad.err
+
+
+def test_checkpoint_refusals_and_the_hooks_warning_speak_chinese(repo: Path, vg: VG) -> None:
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    (repo / "a.py").write_text("x = 1\n")
+    for args, said in (
+        (("--file", "nope.py", "--line", "1"), "--file nope.py：工作区中没有这个文件"),
+        (("--line", "1"), "--line 需与 --file 一起使用"),
+        (("--file", "a.py", "--line", "5"), "--line 5：a.py 只有 1 行"),
+        (("--file", "../x.py"), "--file ../x.py：在仓库 "),
+    ):
+        refused = vg("checkpoint", *args)
+        assert refused.code == 2 and said in refused.err, (args, refused.err)
+    assert vg("install").code == 0
+    (repo / ".git" / "hooks" / "reference-transaction").chmod(0o644)
+    warned = vg("status")
+    assert "vibegit 的锁检查（reference-transaction）没有运行：" in warned.err and "不可执行" in warned.err
+    assert "reference-transaction：权限为 644" in vg("install").out
+
+
+def test_list_columns_line_up_in_chinese(repo: Path, vg: VG, tmp_path: Path) -> None:
+    """The WHERE column says 位于 main: two columns a character on a terminal."""
+    import unicodedata
+
+    def width(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    git(repo, "config", "vibegit.lang", "zh")
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    git(repo, "worktree", "add", "-q", "-b", "功能分支", str(tmp_path / "wt"))
+    assert vg("start", "w2", "--goal", "g", cwd=tmp_path / "wt").code == 0
+    lines = vg("list").out.splitlines()[:3]
+    assert "位于 main" in lines[1] + lines[2] and "位于 功能分支" in lines[1] + lines[2]
+    starts = {width(line[: line.index(word)]) for line, word in zip(lines, ("PHASE", "R1/1.1", "R1/1.1"), strict=True)}
+    assert len(starts) == 1, lines  # each row's PHASE starts at the same column
 
 
 def test_which_workflow_is_said_in_chinese(repo: Path, vg: VG) -> None:

@@ -177,7 +177,11 @@ def test_removed_or_replaced_hooks_are_loud(repo: Path, vg: VG) -> None:
     hook.unlink()
     assert not lock_works(repo)
     result = vg("task", "add", "T-2", "two")  # every command says so
-    assert result.code == 0 and "lock check does not run" in result.err and "vibegit install" in result.err
+    assert (
+        result.code == 0
+        and "lock check (reference-transaction) does not run" in result.err
+        and "vibegit install" in result.err
+    )
     assert vg("doctor").code == 1
     assert vg("doctor", "--repair").code == 0 and lock_works(repo)
     (repo / ".git" / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")  # another tool wrote over ours

@@ -145,7 +145,7 @@ def test_husky(repo: Path, vg: VG, tmp_path: Path, tools_on_path: Path, first: s
         start_workflow(vg)
         assert not lock_blocks(repo)  # git looks in .husky/_ now: said loudly, by every command and doctor
         result = vg("task", "add", "T-9", "x")
-        assert "lock check does not run" in result.err and "vibegit install" in result.err
+        assert "lock check (reference-transaction) does not run" in result.err and "vibegit install" in result.err
         assert vg("doctor").code == 1
         assert vg("unlock", "--yes").code == 0
     else:

@@ -31,7 +31,7 @@ from vibegit import handlers as hook
 from vibegit.infra import git as vgit
 from vibegit.infra import hookfiles as install
 
-UNBLOCK = ("vibegit pause", "vibegit complete", "vibegit unlock", "vibegit abort", "VIBEGIT_ALLOW=1 git")
+UNBLOCK = ("'vibegit pause'", "'vibegit unlock'", "'vibegit abort'", "VIBEGIT_ALLOW=1 in front")
 ALLOW = {**os.environ, "VIBEGIT_ALLOW": "1"}
 
 
@@ -76,6 +76,7 @@ def test_lock_blocks_commit_and_names_what_unblocks_it(hooked: Path, vg: VG) -> 
     message = result.err
     for expected in ("'vibe-code'", "phase E (Execute), step 4.3", "T-002: Login API", *UNBLOCK):
         assert expected in message, expected
+    assert "vibegit complete" not in message  # T-002 is not done: complete would refuse
     assert "Traceback" not in message
     assert blocked(commit(hooked, "no-verify skips pre-commit, not the lock", "--no-verify"))
     before = events(hooked)
@@ -84,7 +85,7 @@ def test_lock_blocks_commit_and_names_what_unblocks_it(hooked: Path, vg: VG) -> 
     assert git(hooked, "rev-parse", "HEAD") != head
     assert events(hooked) == ["allowed-commit", *before]
     body = git(hooked, "log", "-1", "--format=%B", "refs/heads/vibegit/state")
-    assert f"Vibegit-Commit: {git(hooked, 'rev-parse', 'HEAD')}" in body
+    assert f"Vibegit-Allowed-Commit: {git(hooked, 'rev-parse', 'HEAD')}" in body
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,12 @@ the state branch stays an orphan, and one event made exactly one commit."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import MIRROR, VG, event_count, git, state_ref, user_view, workflow_path
+from tests.helpers import MIRROR, VG, commit, commit_state, event_count, git, state_ref, user_view, workflow_path
 
 WORKFLOW = [
     ("start", "vibe-code", "--goal", "Implement user auth"),
@@ -160,6 +161,33 @@ def test_log_reads_the_trailers(repo: Path, vg: VG) -> None:
     assert [e["event"] for e in entries] == ["task-add", "start"]
     assert entries[0]["task"] == "T-1" and entries[0]["workflow"] == "w"
     assert "task-add T-1: one" in vg("log").out
+
+
+def test_log_shows_each_events_own_id_and_subject_whatever_its_trailers_say(repo: Path, vg: VG) -> None:
+    """An allowed commit names the user's commit in a trailer; a hostile state
+    commit may carry any trailer and any byte in its subject: log's id, date,
+    author and subject are git's, never a trailer's."""
+    assert vg("install").code == 0
+    vg("start", "w", "--goal", "g")
+    allowed = commit(repo, "past the lock", env={**os.environ, "VIBEGIT_ALLOW": "1"})
+    assert allowed.code == 0, allowed.err
+    mine, tip = git(repo, "rev-parse", "HEAD"), state_ref(repo)
+    first = json.loads(vg("log", "--json", "-n", "1").out)[0]
+    assert first["commit"] == tip and first["event"] == "allowed-commit" and first["allowed-commit"] == mine
+    assert vg("log", "-n", "1").out.startswith(tip[:10])
+    workflow_id = first["workflow-id"]
+    forged = (
+        "vibegit: task-add T-9: real\x1fdeadbeef\x1e0000000000\n\n"
+        f"Vibegit-Event: task-add\nVibegit-Workflow-Id: {workflow_id}\nVibegit-Commit: {'0' * 40}\n"
+        "Vibegit-Subject: forged\nVibegit-Date: 1970-01-01\nVibegit-Author: mallory\n"
+    )
+    hostile = commit_state(repo, {}, message=forged)
+    entries = json.loads(vg("log", "--json", "-n", "2").out)
+    assert [e["commit"] for e in entries] == [hostile, tip]
+    assert entries[0]["subject"].startswith("vibegit: task-add T-9: real") and entries[0]["author"] == "Test User"
+    assert entries[0]["date"].startswith("2025-01-12") and "forged" not in json.dumps(entries)
+    shown = vg("log", "-n", "2").out.splitlines()
+    assert [line[:10] for line in shown] == [hostile[:10], tip[:10]] and "forged" not in vg("log").out
 
 
 def test_works_without_identity_from_a_subdirectory_and_a_worktree(

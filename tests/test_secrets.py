@@ -53,8 +53,11 @@ def test_only_what_is_new_is_scanned(tmp_path: Path, m: Machines) -> None:
     assert "fingerprint " in refused.err and "vibegit secrets allow" in refused.err and "--redact" in refused.err
     assert "README.md" not in refused.err and "moved.key" not in refused.err and "copy.env" not in refused.err
     assert git(remote, "rev-parse", "vibegit/state") == pushed  # nothing left the machine
+    assert "Nothing was pushed" in refused.err and "not pushing vibegit/state" in refused.err
     check = m("laptop", laptop, "secrets", "check")
     assert check.code == 1 and "src/app.py:4" in check.err
+    assert "1 value(s) in what vibegit/state would publish look like credentials" in check.err
+    assert "was pushed" not in check.err and "not pushing" not in check.err  # check never pushes: it does not say so
 
 
 def test_a_false_positive_is_allowed_once_by_fingerprint(tmp_path: Path, m: Machines) -> None:
@@ -83,7 +86,7 @@ def test_redact_leaves_a_flagged_file_out_and_resume_says_why(tmp_path: Path, m:
     (laptop / "config" / "dev.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
     (laptop / "src" / "app.py").write_text(f"def login():\n    return 'WIP'\n# {GHP}\n")  # a committed file, edited
     (laptop / "notes.txt").write_text("plain work, first\n")
-    m.ok("laptop", laptop, "checkpoint")
+    m.ok("laptop", laptop, "checkpoint", "--file", "src/app.py", "--line", "3")  # the line holds the token
     (laptop / "notes.txt").write_text("plain work\n")
     m.ok("laptop", laptop, "checkpoint")  # a second snapshot carries the same flagged files
     mine = {p: (laptop / p).read_bytes() for p in ("config/dev.env", "src/app.py", "notes.txt")}
@@ -104,6 +107,8 @@ def test_redact_leaves_a_flagged_file_out_and_resume_says_why(tmp_path: Path, m:
     assert git(remote, "show", workflow_path(remote, "snapshot/src/app.py")) == git(laptop, "show", "HEAD:src/app.py")
     assert "Vibegit-Withheld: config/dev.env" in git(laptop, "log", "-1", "--format=%B", "vibegit/state")
     assert m.ok("laptop", laptop, "doctor").code == 0  # session.yaml follows the new snapshot
+    status = m.ok("laptop", laptop, "status").out  # the checkpoint's copy of line 3 is redacted, not the file
+    assert "`src/app.py:3`" in status and "gone" not in status and "edited" not in status
 
     desktop = clone(remote, tmp_path / "desktop")
     resumed = m.ok("desktop", desktop, "resume")

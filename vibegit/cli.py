@@ -500,10 +500,12 @@ def doctor(
     """Check the state branch and the set-up: hooks, git-lfs, the agents vibegit is installed into.
 
     The branch: parses, orphan, lock consistent, objects present, not deleted,
-    not checked out, no stale ref lock. Exit 0 healthy, 1 problems found.
+    not checked out, no stale ref lock. The hooks: each one git runs, executable,
+    what this vibegit installs. Exit 0 healthy, 1 problems found.
     --repair fixes each item or names what to do: a new event holding the
     newest good state (history, reflog), a deleted branch back from its
-    reflog, a remote or the mirror, hooks installed again; nothing is deleted."""
+    reflog, a remote or the mirror, hooks installed again (every difference of
+    text or mode mended); nothing is deleted."""
     from vibegit.commands import doctor as doctor_
 
     return doctor_.doctor(repair)
@@ -556,7 +558,8 @@ def install(
     plain one is kept as NAME.vibegit-chained and still runs; the pre-commit
     framework runs vibegit's as NAME.legacy; husky's and lefthook's files stay,
     and install prints the line their configuration needs. Running install
-    again changes nothing.
+    again mends what differs (text or mode) of every hook it installed,
+    the opt-in pre-commit included, and leaves the rest as it is.
 
     --agent NAME adds, keeping everything else in each file: the agent's
     session hooks (Claude Code .claude/settings.json: SessionStart and Stop;

@@ -13,3 +13,13 @@ def test_relocate_finds_the_line_nearest_where_it_was() -> None:
     assert anchors.relocate(["def login(user):"], 1, "def login():") == anchors.Where("similar", 1)
     assert anchors.relocate(["other"], 1, "def login():").state == "gone"
     assert anchors.relocate(lines, 3, None).state == "unknown"
+
+
+def test_a_redacted_line_is_still_found_where_the_file_holds_it() -> None:
+    """'sync --redact' replaces a credential in the kept text; the file still has it: same, or moved, never gone."""
+    kept = "TOKEN = '[REDACTED]'  # [REDACTED]"
+    lines = ["x", "TOKEN = 'ghp_abc123'  # sk-1"]
+    assert anchors.relocate(lines, 2, kept) == anchors.Where("same", 2)
+    assert anchors.relocate(["new", *lines], 2, kept) == anchors.Where("moved", 3)
+    assert anchors.relocate(["TOKEN = ''  # "], 1, kept).state == "gone"  # a marker stands for some text
+    assert anchors.relocate(["other"], 1, kept).state == "gone"

@@ -83,6 +83,18 @@ def test_learned_notes_are_bounded_in_the_report() -> None:
     assert "… and 3 more project notes" in report.render(state)
 
 
+def test_an_answered_question_remembered_at_completion_is_listed_as_learned() -> None:
+    state = workflow()
+    state, _ = lifecycle.context(state, ENV, None, None, "Which database?", None)
+    state, _ = lifecycle.context(state, ENV, None, None, None, 1, "Postgres")
+    state, _ = lifecycle.task_done(state, ENV, "T-002")
+    done, event = lifecycle.complete(state, ENV, lifecycle.CONFIRMED_BY_YES, lessons=("Hash with argon2",))
+    text = report.completion(done)
+    learned = text.split("### Learned (remembered in memory)\n")[1].splitlines()
+    assert learned == ["- Hash with argon2", "- Which database? → Postgres"]  # what memory got, never "(none)"
+    assert event.lessons == ("Hash with argon2", "Which database? → Postgres")
+
+
 def test_the_stop_reason_names_the_task_and_the_next_step() -> None:
     reason = report.stop_reason(workflow())
     assert "workflow 'vibe-code' is still running (phase E step 4.3, 1/2 tasks done)" in reason

@@ -13,9 +13,11 @@ good state (history, then the reflog, newest first) on top of the tip:
 nothing is deleted. A broken mirror file is moved aside.
 
 The set-up: vibegit's hooks still run where git looks for them (another
-tool may have moved or replaced them; ``--repair`` installs them again and
-prints what a hook manager's configuration needs), git-lfs's hooks still
-run, the agents' settings hold vibegit's current entries.
+tool may have moved, replaced or made them not executable) and are what
+this vibegit installs (``--repair`` installs them again, mending every
+difference of text or mode, and prints what a hook manager's configuration
+needs), git-lfs's hooks still run, the agents' settings hold vibegit's
+current entries.
 
 Each check is a function of the repository and the loaded state, so it can
 run once per workflow.
@@ -60,7 +62,7 @@ def setup_problems(ctx: app.Context) -> tuple[list[str], list[str]]:
     """What is wrong around the state: vibegit's hooks, git-lfs's hooks (the
     agents' side is ``agentfiles.health``, said with the state branch)."""
     where = hookfiles.place_of(ctx.repo, ctx.config)
-    hooks = hookfiles.hook_problems(where)
+    hooks = hookfiles.hook_problems(where) + hookfiles.outdated(where)
     lfs = "filter.lfs.process" in ctx.config or "filter.lfs.clean" in ctx.config
     lfs_problem = hookfiles.lfs_problem(where, lfs and bool(hookfiles.installed(where)))
     return hooks, [lfs_problem] if lfs_problem else []

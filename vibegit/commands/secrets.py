@@ -16,7 +16,7 @@ def check() -> int:
     if not findings:
         app.say(t("secrets.none", branch=ctx.settings.state_branch))
         return OK
-    app.warn(secretscan.refusal(findings, ctx.settings, limit=len(findings)))
+    app.warn(secretscan.refusal(findings, ctx.settings, limit=len(findings), pushing=False))
     return REFUSED
 
 

@@ -63,12 +63,25 @@ def list_(as_json: bool) -> int:
         held = f"{s.host}:{s.holder}" if s.host else "-"
         mark = "*" if here is not None and s.id == here.id else ""
         rows.append((mark, s.id, s.name, s.status.value, s.where(), phase, f"{s.done}/{s.total}", held, s.updated_at))
-    widths = [max(len(clean(row[i])) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        app.say("  ".join(clean(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    shown = [[clean(v) for v in row] for row in rows]
+    widths = [max(width(row[i]) for row in shown) for i in range(len(rows[0]))]
+    for row in shown:
+        app.say("  ".join(v + " " * (w - width(v)) for v, w in zip(row, widths, strict=True)).rstrip())
     if here is not None:
         app.say(t("cmd.this_worktree"))
     return OK
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: East Asian wide and full-width
+    characters two, combining marks none, the rest one."""
+    if text.isascii():
+        return len(text)
+    import unicodedata  # only for text beyond ASCII (a Chinese WHERE column, a workflow's name)
+
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text
+    )
 
 
 def log(count: int, as_json: bool, workflow: str | None = None, every: bool = False) -> int:

@@ -25,6 +25,19 @@ def key(text: str) -> str:
     return text.strip()[:MAX_TEXT]
 
 
+def _redacted(keys: list[str], want: str) -> list[int]:
+    """The lines ``want`` stands for when redaction replaced parts of it: each
+    ``[REDACTED]`` any text of at least one character, the rest as it was."""
+    from vibegit.core.credentials import REDACTED  # only for a line not found as it was
+
+    if REDACTED not in want:
+        return []
+    import re
+
+    pattern = re.compile(".+?".join(re.escape(part) for part in want.split(REDACTED)), re.S)
+    return [n for n, k in enumerate(keys, 1) if pattern.fullmatch(k)]
+
+
 def relocate(lines: list[str], line: int, text: str | None) -> Where:
     """Where the line once at ``line`` reading ``text`` is in ``lines`` now."""
     if text is None:
@@ -38,6 +51,10 @@ def relocate(lines: list[str], line: int, text: str | None) -> Where:
     exact = [n for n, k in enumerate(keys, 1) if k == want]
     if exact:
         return Where("moved", min(exact, key=lambda n: (abs(n - line), n)))
+    redacted = _redacted(keys, want)
+    if redacted:  # 'sync --redact' took a credential out of the text kept: the file still has it
+        nearest = min(redacted, key=lambda n: (abs(n - line), n))
+        return Where("same" if nearest == line else "moved", nearest)
     from difflib import SequenceMatcher  # only when the line moved and changed
 
     best: tuple[float, int, int] | None = None

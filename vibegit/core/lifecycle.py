@@ -350,7 +350,7 @@ def complete(
     into memory: each lesson, and each answered question as a decision."""
     check_can_complete(state, allow_empty)
     lessons = tuple(dict.fromkeys(x for x in (check_text(x, "--lesson") for x in lessons) if x))
-    learned = [*lessons, *(decision(q) for q in state.context.answered_questions if q.answer)]
+    learned = tuple(dict.fromkeys([*lessons, *(decision(q) for q in state.context.answered_questions if q.answer)]))
     memory = state.memory
     added: list[str] = []
     for text in learned:
@@ -363,7 +363,7 @@ def complete(
         memory = replace(memory, entries=(*memory.entries, entry), last_id=_number(entry_id))
         added.append(text)
     new = _end(state, env, Status.COMPLETED)
-    new = replace(new, memory=memory, workflow=replace(new.workflow, lessons=lessons))
+    new = replace(new, memory=memory, workflow=replace(new.workflow, lessons=learned))  # the report's "Learned"
     details = [_confirmation(confirmation)]
     if not state.tasks:
         details.append("Vibegit-No-Tasks: confirmed")
@@ -645,7 +645,10 @@ def allowed_commit(state: State, env: Env, commit: str | None, branch: str | Non
     return touch(state, env), Event(
         "allowed-commit",
         f"{what} while the lock held (VIBEGIT_ALLOW=1)",
-        details=(f"Vibegit-Commit: {commit or 'unknown'}", f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}"),
+        details=(
+            f"Vibegit-Allowed-Commit: {commit or 'unknown'}",
+            f"Vibegit-Blocked-Because: {' '.join(why.split())[:200]}",
+        ),
     )
 
 

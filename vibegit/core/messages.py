@@ -188,6 +188,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "do.unlock": ("unlock", "解锁"),
     "do.start_task": ("start task {id}", "开始任务 {id}"),
     "do.finish_task": ("finish task {id}", "完成任务 {id}"),
+    # -- a checkpoint's position and snapshot, refused (infra/worktree.py, infra/snapshot.py) --
+    "checkpoint.line_needs_file": ("--line needs --file", "--line 需与 --file 一起使用"),
+    "checkpoint.outside": (
+        "--file {file}: is outside the repository {top}",
+        "--file {file}：在仓库 {top} 之外",
+    ),
+    "checkpoint.no_file": (
+        "--file {file}: no such file in the working tree",
+        "--file {file}：工作区中没有这个文件",
+    ),
+    "checkpoint.no_line": ("--line {line}: {rel} has {n} line(s)", "--line {line}：{rel} 只有 {n} 行"),
+    "checkpoint.snapshot_failed": (
+        "could not snapshot the working tree ({error}); use --no-snapshot to skip it",
+        "无法为工作区做快照（{error}）；可用 --no-snapshot 跳过",
+    ),
+    "checkpoint.too_large": (
+        "{path}: {size} MiB is too large to carry in a snapshot (at most {most} MiB a file); add it to "
+        ".gitignore, or use --no-snapshot",
+        "{path}：{size} MiB 太大，无法放入快照（每个文件最多 {most} MiB）；请把它加入 .gitignore，或用 --no-snapshot",
+    ),
     "what.failure": ("failure message", "失败信息"),
     "what.memory_text": ("memory text", "记忆内容"),
     "what.task_title": ("task title", "任务标题"),
@@ -653,12 +673,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not pushing {branch}: {n} value(s) in what it would publish look like credentials:",
         "不推送 {branch}：其将发布的内容中有 {n} 个值疑似凭据：",
     ),
+    "secrets.found": (
+        "{n} value(s) in what {branch} would publish look like credentials (its next push refuses them):",
+        "{branch} 将发布的内容中有 {n} 个值疑似凭据（下次推送会拒绝它们）：",
+    ),
+    "secrets.nothing_pushed": ("Nothing was pushed. ", "未推送任何内容。"),  # before secrets.refusal_how
     "secrets.refusal_how": (
-        "Nothing was pushed. 'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
+        "'vibegit sync --redact' takes them out of what is not pushed yet (a flagged file is "
         "left out of the snapshot, a value in the state's text is replaced; your files are not touched); if one is "
         "not a credential, 'vibegit secrets allow FINGERPRINT' lets it through (recorded in {file}: commit that "
         "file so your team's pushes let it through too)",
-        "未推送任何内容。'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
+        "'vibegit sync --redact' 会从尚未推送的内容中去掉它们（被标记的文件不放入快照，状态文本中的值被替换；"
         "你的文件不受影响）；如果某个值不是凭据，'vibegit secrets allow FINGERPRINT' 可放行它"
         "（记录于 {file}：提交该文件，团队的推送也会放行它）",
     ),
@@ -806,6 +831,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.hook_same": ("{name}: already installed, unchanged", "{name}：已安装，未改变"),
     "install.hook_updated": ("{name}: updated", "{name}：已更新"),
     "install.hook_installed": ("{name}: installed", "{name}：已安装"),
+    "install.hook_mode": (
+        "{name}: its mode was {mode}, git skips a hook it cannot run: set back to {want}",
+        "{name}：权限为 {mode}，git 会跳过无法执行的钩子：已恢复为 {want}",
+    ),
+    # -- do vibegit's git hooks still run? (every command says it of the lock check; doctor of all) --
+    "hooks.lock_check": ("vibegit's lock check ({name})", "vibegit 的锁检查（{name}）"),
+    "hooks.hook": ("vibegit's {name} hook", "vibegit 的 {name} 钩子"),
+    "hooks.someone": ("someone else", "其他程序"),
+    "hooks.not_executable": (
+        "{what} does not run: {path} is not executable, so git skips it; run 'vibegit install' to mend it",
+        "{what}没有运行：{path} 不可执行，git 会跳过它；请执行 'vibegit install' 修复",
+    ),
+    "hooks.missing": (
+        "{what} does not run: {path} is missing; run 'vibegit install' to put it back",
+        "{what}没有运行：{path} 不存在；请执行 'vibegit install' 放回",
+    ),
+    "hooks.moved": (
+        "{what} does not run: core.hooksPath now points to {hooks}; run 'vibegit install' to put it there",
+        "{what}没有运行：core.hooksPath 现在指向 {hooks}；请执行 'vibegit install' 装到那里",
+    ),
+    "hooks.foreign": (
+        "{what} does not run: {path} is {who}'s now; run 'vibegit install' to chain it (that hook keeps running)",
+        "{what}没有运行：{path} 现在属于{who}；请执行 'vibegit install' 串联（那个钩子照常运行）",
+    ),
+    "hooks.manager": (
+        "{what} does not run: {who} runs {name} and does not call vibegit's; 'vibegit install' prints the line "
+        "to add to {who}'s configuration",
+        "{what}没有运行：{name} 由 {who} 运行，它没有调用 vibegit 的钩子；'vibegit install' 会打印需要加入 {who} 配置的那一行",
+    ),
+    "hooks.lefthook_old": (
+        "{what} does not run: lefthook moved it to {old}, which it never runs; 'vibegit install' prints the "
+        "lines to add to lefthook-local.yml",
+        "{what}没有运行：lefthook 把它移到了 {old}，却从不运行它；'vibegit install' 会打印需要加入 lefthook-local.yml 的几行",
+    ),
+    "hooks.lfs": (
+        "git-lfs is configured but no hook runs its pre-push (LFS files would not be pushed): run "
+        "'git lfs update --force && vibegit install' (git-lfs writes its hooks, vibegit chains them)",
+        "已配置 git-lfs，但没有钩子运行它的 pre-push（LFS 文件不会被推送）：请执行 "
+        "'git lfs update --force && vibegit install'（git-lfs 写入它的钩子，vibegit 串联它们）",
+    ),
+    "hooks.outdated": (
+        "{name}: {path} is not what this vibegit installs (another version or interpreter wrote it, or it was "
+        "edited); run 'vibegit install' to update it",
+        "{name}：{path} 与当前 vibegit 安装的不同（由其他版本或解释器写入，或被手动修改）；请执行 'vibegit install' 更新",
+    ),
     # -- mcp: asking the user through the client (寸止) --
     "mcp.needs_sdk": (
         "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'",
@@ -855,9 +925,78 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "block.blocked": ("vibegit: commit blocked: {why}.", "vibegit: 提交被阻止：{why}。"),
     "block.unblock": (
-        "vibegit: unblock with {fix}; or let this one through with '{allow}=1 git {command}' (recorded as an "
-        "allowed-commit event).",
-        "vibegit: 用 {fix} 解除；或用 '{allow}=1 git {command}' 放行这一次（记录为 allowed-commit 事件）。",
+        "vibegit: unblock with {fix}; or let this one through: the same git command again with {allow}=1 in "
+        "front{recorded}.",
+        "vibegit: 用 {fix} 解除；或放行这一次：在同一条 git 命令前加上 {allow}=1 再执行{recorded}。",
+    ),
+    "block.recorded": (" (recorded as an allowed-commit event)", "（记录为 allowed-commit 事件）"),
+    "block.fix_running": (
+        "'vibegit pause{flag}', 'vibegit unlock{flag}' or 'vibegit abort{flag}'",
+        "'vibegit pause{flag}'、'vibegit unlock{flag}' 或 'vibegit abort{flag}'",
+    ),
+    "block.fix_done": (
+        "'vibegit complete{flag}', 'vibegit pause{flag}', 'vibegit unlock{flag}' or 'vibegit abort{flag}'",
+        "'vibegit complete{flag}'、'vibegit pause{flag}'、'vibegit unlock{flag}' 或 'vibegit abort{flag}'",
+    ),
+    "block.fix_setting": (
+        "'git config --unset vibegit.stateBranch' (or set it to a branch name)",
+        "'git config --unset vibegit.stateBranch'（或把它设为一个分支名）",
+    ),
+    "block.fix_vanished": (
+        "{repair} (it brings the branch back from the reflog, a remote or the mirror)",
+        "{repair}（它会从 reflog、远程或镜像找回该分支）",
+    ),
+    "block.unreadable": ("the state on {branch} cannot be read ({error})", "{branch} 上的状态无法读取（{error}）"),
+    "block.not_commit": (
+        "{ref} points to an object that is missing or not a commit",
+        "{ref} 指向的对象缺失或不是提交",
+    ),
+    "block.flow_unreadable": (
+        "workflow {name!r} {where} cannot be read ({error})",
+        "工作流 {name!r}（{where}）无法读取（{error}）",
+    ),
+    "block.mirror_unreadable": (
+        "{branch} is missing and the mirror's lock cannot be read ({error})",
+        "{branch} 不存在，且镜像中的锁无法读取（{error}）",
+    ),
+    "block.vanished": (
+        "{branch} is gone, but the mirror ({mirror}) shows workflow {name!r} holding the lock",
+        "{branch} 已不存在，但镜像（{mirror}）显示工作流 {name!r} 持有锁",
+    ),
+    "block.message_kept": (
+        "vibegit: your commit message is kept in commit {commit}: once unblocked, '{command}' commits with it "
+        "(or, to let it through now, '{allow}=1 {command}').",
+        "vibegit: 你的提交信息保存在提交 {commit} 中：解除后执行 '{command}' 即用它提交（或现在就放行：'{allow}=1 {command}'）。",
+    ),
+    "block.rebase": (
+        "vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.",
+        "vibegit: 变基在此停下：'git rebase --abort' 回到原来的位置。",
+    ),
+    "block.allowed": (
+        "vibegit: {allow}=1: commit let through although {why}",
+        "vibegit: {allow}=1：提交已放行，尽管{why}",
+    ),
+    "block.allowed_recorded": (
+        "vibegit: {allow}=1: commit let through while workflow {name!r} holds the lock; recorded as event "
+        "{commit} (vibegit log)",
+        "vibegit: {allow}=1：工作流 {name!r} 持有锁时放行了提交；已记录为事件 {commit}（vibegit log）",
+    ),
+    "block.allowed_unrecorded": (
+        "vibegit: {allow}=1: commit let through; it could not be recorded: {error}",
+        "vibegit: {allow}=1：提交已放行；但无法记录：{error}",
+    ),
+    "block.failed": (
+        "vibegit: commit blocked: the lock check failed: {reason}.",
+        "vibegit: 提交被阻止：锁检查失败：{reason}。",
+    ),
+    "block.failed_how": (
+        "vibegit: run 'vibegit doctor' to see what is wrong; or let this one through: the same git command again "
+        "with {allow}=1 in front.",
+        "vibegit: 执行 'vibegit doctor' 查看问题；或放行这一次：在同一条 git 命令前加上 {allow}=1 再执行。",
+    ),
+    "block.failed_allowed": (
+        "vibegit: the lock check failed ({reason}); {allow}=1: git goes on",
+        "vibegit: 锁检查失败（{reason}）；{allow}=1：git 继续",
     ),
     "cmd.start_clash": (
         "cannot start a workflow here: {label} runs {where}; finish it with 'vibegit complete', or 'vibegit pause' "

@@ -19,12 +19,11 @@ from vibegit.core.messages import PHASE_TITLES, t
 from vibegit.core.model import Env, State
 from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
-from vibegit.core.workflows import Summary, belongs_here
+from vibegit.core.workflows import Summary, belongs_here, bound_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 from vibegit.infra import git, machine, store
 
 ALLOW = "VIBEGIT_ALLOW"
-UNBLOCK = "'vibegit pause', 'vibegit complete', 'vibegit unlock' or 'vibegit abort'"
 REPAIR = "'vibegit doctor --repair'"
 
 
@@ -44,16 +43,17 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
     try:
         conf = settings(config, fallback=lambda message: print(f"vibegit: {message}", file=sys.stderr))
     except BadInput as err:
-        return Block("", str(err), "'git config --unset vibegit.stateBranch', or set it to a branch name")
+        return Block("", str(err), t("block.fix_setting"))
+    messages.use(conf.lang)
     if conf.block_commits == "never":  # the user's choice: nothing blocks, as the shims' fast path says too
         return None
     try:
         loaded = store.read_state(repo, conf)
     except VibegitError as err:
-        return Block("", f"the state on {conf.state_branch} cannot be read ({err})", REPAIR)
+        return Block("", t("block.unreadable", branch=conf.state_branch, error=err), REPAIR)
     if loaded.head is None:
         if git.resolve(repo, conf.state_ref) is not None:
-            return Block("", f"{conf.state_ref} points to an object that is missing or not a commit", REPAIR)
+            return Block("", t("block.not_commit", ref=conf.state_ref), REPAIR)
         return _vanished(repo, conf)
     e = Env(now="", host=machine.this_host(), worktree=machine.worktree_name(repo), branch=branch)  # what decides
     cat = git.reader(repo)
@@ -61,10 +61,11 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
         try:
             state = store.flow(repo, cat, loaded, candidate.id).state
         except VibegitError as err:
-            why = f"workflow {candidate.name!r} {candidate.where()} cannot be read ({err})"
+            why = t("block.flow_unreadable", name=candidate.name, where=candidate.where(), error=err)
             return Block("", why, REPAIR)
         if state.lock is not None and state.lock.locked:  # a paused workflow keeps the file with locked: false
-            return _rule(state, conf, branch)
+            named = bound_here(loaded.index, e)  # the workflow vibegit's commands act on here without --workflow
+            return _rule(state, conf, branch, named is None or named.id != candidate.id)
     return None
 
 
@@ -88,21 +89,17 @@ def _vanished(repo: git.Repo, conf: Settings) -> Block | None:
     try:
         shown = mirror.lock(repo, conf)
     except BadInput as err:
-        return Block("", f"{conf.state_branch} is missing and the mirror's lock cannot be read ({err})", REPAIR)
+        return Block("", t("block.mirror_unreadable", branch=conf.state_branch, error=err), REPAIR)
     if shown is None or not shown.locked:
         return None
-    return Block(
-        "",
-        f"{conf.state_branch} is gone, but the mirror ({conf.mirror_dir}) shows workflow "
-        f"{shown.workflow!r} holding the lock",
-        f"{REPAIR} (it brings the branch back from the reflog, a remote or the mirror)",
-    )
+    why = t("block.vanished", branch=conf.state_branch, mirror=conf.mirror_dir, name=shown.workflow)
+    return Block("", why, t("block.fix_vanished", repair=REPAIR))
 
 
-def _rule(state: State, conf: Settings, branch: str | None) -> Block:
-    """Why the workflow that holds the lock blocks the commit."""
+def _rule(state: State, conf: Settings, branch: str | None, name_it: bool) -> Block:
+    """Why the workflow that holds the lock blocks the commit, and the commands
+    that unblock it (``name_it``: with ``--workflow``, which this place alone does not choose)."""
     name = state.mode.workflow_name or state.workflow.id
-    messages.use(conf.lang)
     detached = t("block.detached")
     if conf.block_commits == "other-branches":
         why = t("block.other_branches", here=branch or detached, name=name, there=state.workflow.branch or detached)
@@ -111,7 +108,19 @@ def _rule(state: State, conf: Settings, branch: str | None) -> Block:
     task = state.task(state.workflow.current_task or "")
     doing = (task.id, task.title) if task else None
     phase = state.mode.phase.value if state.mode.phase else None
-    return Block(state.workflow.id, reason(why, phase, state.mode.step, doing), UNBLOCK, name)
+    return Block(state.workflow.id, reason(why, phase, state.mode.step, doing), _unblock(state, name_it), name)
+
+
+def _unblock(state: State, name_it: bool) -> str:
+    """The commands that release the lock of ``state``'s workflow: 'vibegit complete' only when it may complete."""
+    from vibegit.core import lifecycle  # only when a commit is refused
+
+    flag = f" --workflow {state.workflow.id}" if name_it else ""
+    try:
+        lifecycle.check_can_complete(state)
+    except VibegitError:
+        return t("block.fix_running", flag=flag)
+    return t("block.fix_done", flag=flag)
 
 
 def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] | None) -> str:
@@ -123,37 +132,62 @@ def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] 
     return f"{why}; {where}; {doing}"
 
 
-def tell(why: str, fix: str, command: str, gitdir: str) -> None:
-    """The refusal: why, how to unblock, and how to leave a rebase it stopped."""
-    print(t("block.blocked", why=why), file=sys.stderr)
-    print(t("block.unblock", fix=fix, allow=ALLOW, command=command), file=sys.stderr)
-    if any(os.path.isdir(os.path.join(gitdir, d)) for d in ("rebase-merge", "rebase-apply")):
-        print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
+def tell(repo: git.Repo, block: Block, commit: str | None) -> None:
+    """The refusal: why, how to unblock, how to keep the commit's message
+    (``commit``: the refused commit, when one was made) and how to leave a
+    rebase it stopped."""
+    print(t("block.blocked", why=block.why), file=sys.stderr)
+    recorded = t("block.recorded") if block.workflow else ""  # a doubt blocks: no workflow to record it in
+    print(t("block.unblock", fix=block.fix, allow=ALLOW, recorded=recorded), file=sys.stderr)
+    rebasing = any(os.path.isdir(repo.git_dir / d) for d in ("rebase-merge", "rebase-apply"))
+    again = None if rebasing or commit is None else _again(repo, commit)
+    if commit is not None and again is not None:
+        print(t("block.message_kept", commit=commit[:12], command=again, allow=ALLOW), file=sys.stderr)
+    if rebasing:
+        print(t("block.rebase"), file=sys.stderr)
 
 
-def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branch: str | None, record: bool) -> int:
+def _again(repo: git.Repo, commit: str) -> str | None:
+    """The git command that makes the refused ``commit`` again with its message
+    (typed in an editor, it is nowhere else but .git/COMMIT_EDITMSG, among
+    comments): None unless it was a commit on HEAD or an amend of it (a merge,
+    for one, keeps its message in MERGE_MSG and a plain 'git commit' takes it)."""
+    head = git.head_commit(repo)
+    made = git.parents(repo, commit)
+    if made == ([head] if head else []):
+        amend = ""
+    elif head is not None and made == git.parents(repo, head):
+        amend = "--amend "
+    else:
+        return None
+    short = commit[:12]
+    if git.matches(repo, commit, index=True):
+        return f"git commit {amend}-C {short}"  # the same files are staged: the same commit
+    if git.matches(repo, commit, index=False):
+        return f"git commit -a {amend}-C {short}"  # it was 'git commit -a': the index stayed as it was
+    return f"git commit {amend}-c {short}"  # some paths only: the message, in the editor, for what is staged
+
+
+def refuse(repo: git.Repo, block: Block, commit: str | None, branch: str | None, record: bool) -> int:
     """Print the refusal and return REFUSED; with VIBEGIT_ALLOW=1, let it through
     instead (``record``: as an ``allowed-commit`` event)."""
     if os.environ.get(ALLOW):
         if record and block.workflow:
             _record_allowed(repo, block, commit, branch)
         else:
-            print(f"vibegit: {ALLOW}=1: commit let through although {block.why}", file=sys.stderr)
+            print(t("block.allowed", allow=ALLOW, why=block.why), file=sys.stderr)
         return OK
-    tell(block.why, block.fix, command, str(repo.git_dir))
+    tell(repo, block, commit)
     return REFUSED
 
 
 def failed(reason: str) -> int:
     """The lock check itself failed: the commit is blocked (fail closed), unless allowed."""
     if os.environ.get(ALLOW):
-        print(f"vibegit: the lock check failed ({reason}); {ALLOW}=1: git goes on", file=sys.stderr)
+        print(t("block.failed_allowed", reason=reason, allow=ALLOW), file=sys.stderr)
         return OK
-    print(f"vibegit: commit blocked: the lock check failed: {reason}.", file=sys.stderr)
-    print(
-        f"vibegit: run 'vibegit doctor' to see what is wrong; or let this one through with '{ALLOW}=1 git …'.",
-        file=sys.stderr,
-    )
+    print(t("block.failed", reason=reason), file=sys.stderr)
+    print(t("block.failed_how", allow=ALLOW), file=sys.stderr)
     return REFUSED
 
 
@@ -172,10 +206,6 @@ def _record_allowed(repo: git.Repo, block: Block, commit: str | None, branch: st
             announce=False,
         )
     except VibegitError as err:
-        print(f"vibegit: {ALLOW}=1: commit let through; it could not be recorded: {err}", file=sys.stderr)
+        print(t("block.allowed_unrecorded", allow=ALLOW, error=err), file=sys.stderr)
         return
-    print(
-        f"vibegit: {ALLOW}=1: commit let through while workflow {block.name!r} holds the lock; "
-        f"recorded as event {written.commit[:10]} (vibegit log)",
-        file=sys.stderr,
-    )
+    print(t("block.allowed_recorded", allow=ALLOW, name=block.name, commit=written.commit[:10]), file=sys.stderr)

@@ -19,4 +19,4 @@ def run(args: list[str]) -> int:
     # With VIBEGIT_ALLOW=1 the reference-transaction hook records the commit
     # it lets through (it knows the commit); without that hook, this one does.
     later = hookfiles.is_ours(hookfiles.place_of(repo, config).hooks / hookfiles.LOCK_HOOK)
-    return lockcheck.refuse(repo, block, "commit …", None, branch, record=not later)
+    return lockcheck.refuse(repo, block, None, branch, record=not later)

@@ -42,5 +42,5 @@ def run(args: list[str]) -> int:
             branch = git.head_branch(repo) or git.rebasing_branch(repo)
         block = lockcheck.blocking(repo, branch, config)
         if block is not None:
-            return lockcheck.refuse(repo, block, "…", new, branch, record=True)
+            return lockcheck.refuse(repo, block, new, branch, record=True)
     return OK

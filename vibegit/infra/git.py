@@ -707,6 +707,14 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return [line[len("parent ") :] for line in head.split("\n") if line.startswith("parent ")]
 
 
+def matches(repo: Repo, commit: str, *, index: bool) -> bool:
+    """The index (``index``), else the tracked files of the working tree, hold
+    exactly ``commit``'s tree (no external diff or textconv is run)."""
+    cached = ["--cached"] if index else []
+    args = ["--no-optional-locks", "diff", "--quiet", "--no-ext-diff", "--no-textconv", *cached, commit, "--"]
+    return repo.git(*args, check=False).returncode == 0
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):

@@ -50,6 +50,7 @@ CHAINED = ".vibegit-chained"
 LEGACY = ".legacy"  # the pre-commit framework runs NAME.legacy first
 LEFTHOOK_OLD = ".old"  # lefthook renames a hook it did not write to NAME.old (and never runs it)
 PRIVATE = Path("vibegit") / "hooks"  # under the git common dir
+MODE = 0o755  # every shim's, and vibegit's own copies'
 FRAMEWORK_ENTRY = "vibegit-hook"  # the pre-commit framework's entry (hooks/, installed as a script)
 FRAMEWORK_HOOKS = ("pre-commit", "post-checkout", "pre-push", "post-rewrite")  # .pre-commit-hooks.yaml's stages
 
@@ -201,7 +202,7 @@ class Dir:
         return f"{self.rel}/{name}" if self.rel else name
 
     def write(self, name: str, text: str) -> None:
-        fs.write(self.root, self.target(name), text.encode("utf-8", "surrogateescape"), 0o755)
+        fs.write(self.root, self.target(name), text.encode("utf-8", "surrogateescape"), MODE)
 
     def rename(self, src: str, dst: str, overwrite: bool = False) -> None:
         fs.rename(self.root, self.target(src), self.target(dst), overwrite=overwrite)
@@ -289,7 +290,7 @@ def _missing_dirs(directory: Path) -> list[Path]:
 @frozen
 class Plan:
     name: str
-    action: str  # new | chain | update | same | legacy | manager
+    action: str  # new | chain | update | mode | same | legacy | manager
     path: Path  # the file our shim goes to (manager: the manager's file, left alone)
     text: str
     manager: str = ""
@@ -300,6 +301,14 @@ def say(text: str) -> None:
     print("\n".join(escape_path(line).replace("\\u0009", "\t") for line in text.split("\n")), flush=True)
 
 
+def _compared(path: Path, text: str) -> str:
+    """Our shim at ``path`` against what install writes: "same", "update" (its
+    text differs) or "mode" (only its mode: git skips a hook it cannot run)."""
+    if path.read_bytes() != text.encode("utf-8", "surrogateescape"):
+        return "update"
+    return "same" if stat.S_IMODE(path.lstat().st_mode) == MODE else "mode"
+
+
 def _plan(
     name: str, directory: Path, python: str, created: list[str], problems: list[str], paths: tuple[str, str]
 ) -> Plan:
@@ -307,14 +316,16 @@ def _plan(
     who = owner(path)
     if who == "vibegit":
         text = script(name, python, _created(path), paths)
-        return Plan(name, "same" if path.read_text() == text else "update", path, text)
+        return Plan(name, _compared(path, text), path, text)
     if who == "none":
         return Plan(name, "new", path, script(name, python, created, paths))
     if who == "pre-commit":  # the framework runs NAME.legacy first, with the same arguments
         legacy = directory / (name + LEGACY)
         if os.path.lexists(legacy) and not is_ours(legacy) and os.path.lexists(str(legacy) + CHAINED):
             problems.append(f"{legacy} is not vibegit's and {legacy.name}{CHAINED} exists too; move one of them away")
-        return Plan(name, "legacy", legacy, script(name, python, (), paths), "pre-commit")
+        text = script(name, python, (), paths)
+        same = is_ours(legacy) and _compared(legacy, text) == "same"
+        return Plan(name, "same" if same else "legacy", legacy, text, "pre-commit")
     if who in ("husky", "lefthook"):
         return Plan(name, "manager", path, script(name, python, (), paths), who)
     chained = directory / (name + CHAINED)
@@ -324,9 +335,13 @@ def _plan(
 
 
 def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: Path | None = None) -> int:
+    """Put vibegit's hooks where git runs them: ``hooks``, else the default
+    ones and every other one installed before (each mended where it differs)."""
     names = _names(hooks)
     python = sys.executable if python is None else python
     where = place(cwd)
+    if not hooks:
+        names += [name for name in installed(where) if name not in names]
     directory = where.hooks
     hooks_at = _dir(directory, where)
     found = fs.lstat(hooks_at.root, hooks_at.rel) if hooks_at.rel else None  # a link on the way refuses
@@ -395,12 +410,15 @@ def _carry_out(plan: Plan, at: Dir) -> None:
         return
     if plan.action == "chain":
         at.rename(name, name + CHAINED)
+    mode = stat.S_IMODE(path.lstat().st_mode) if plan.action == "mode" else MODE
     at.write(name, plan.text)
     if plan.action == "chain":
         whose = f"{plan.manager}'s" if plan.manager else "your existing"
         say(f"{name}: installed; {whose} hook was renamed to {name}{CHAINED} (bytes and mode kept) and {_order(name)}")
     elif plan.action == "update":
         say(t("install.hook_updated", name=name))
+    elif plan.action == "mode":
+        say(t("install.hook_mode", name=name, mode=f"{mode:o}", want=f"{MODE:o}"))
     else:
         say(t("install.hook_installed", name=name))
 
@@ -415,7 +433,10 @@ def _manager_advice(plan: Plan, directory: Path) -> str:
             f"add this line to {team} (safe to commit: it does nothing where vibegit is not installed):\n"
             f"    {line}"
         )
-    stdin = "\n        use_stdin: true" if name in ("pre-push", "post-rewrite") else ""
+    # lefthook runs 'run' with sh -c and no arguments: {0} is its word for git's; the hooks that read
+    # git's input (the lock check's ref updates, pre-push's refs, post-rewrite's commits) need it passed on.
+    line = line.replace('"$@"', "{0}")
+    stdin = "\n          use_stdin: true" if name in ("pre-push", "post-rewrite", LOCK_HOOK) else ""
     return (
         f"{name}: lefthook's hook stays as it is (lefthook would move any other away). To run vibegit's "
         f"{name} through lefthook, add to lefthook-local.yml (or lefthook.yml):\n"
@@ -492,30 +513,15 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
     return OK
 
 
-# -- is the lock check still where git runs it? -------------------------------------
+# -- do vibegit's hooks still run where git looks? ---------------------------------
 
 
 def lock_check_problem(where: Place) -> str | None:
     """Why the lock check that ``vibegit install`` put in place no longer runs; None when it does
-    (or was never installed: vibegit's own copy of it is the sign it was)."""
+    (or was never installed: vibegit's own copy of it is the sign it was). Every command says it."""
     if not (where.private / LOCK_HOOK).is_file():
         return None
-    path = where.hooks / LOCK_HOOK
-    if is_ours(path):
-        if not os.access(path, os.X_OK):
-            return f"the lock check {path} is not executable (chmod +x it, or run 'vibegit install')"
-        return None
-    who = owner(path)
-    if who == "none":
-        moved = where.hooks_path is not None and is_ours(where.default_hooks / LOCK_HOOK)
-        why = f"core.hooksPath now points to {where.hooks}" if moved else f"{path} is missing"
-        return f"vibegit's lock check does not run: {why}; run 'vibegit install' to put it back"
-    if is_ours(where.hooks / (LOCK_HOOK + LEFTHOOK_OLD)):
-        return (
-            f"vibegit's lock check was moved to {LOCK_HOOK}{LEFTHOOK_OLD} by lefthook, which never runs it; "
-            f"add it to lefthook-local.yml ('vibegit install' prints the lines)"
-        )
-    return f"{path} is {who or 'someone else'}'s now, not vibegit's lock check; run 'vibegit install' to chain it"
+    return _problem(where, LOCK_HOOK)
 
 
 def installed(where: Place) -> list[str]:
@@ -544,32 +550,78 @@ def _called_by_manager(where: Place, name: str, manager: str) -> bool:
     return False
 
 
+def _runs(where: Place, name: str) -> tuple[str, Path]:
+    """Who runs hook ``name`` where git looks, and the file of ours it runs
+    (our shim, the pre-commit framework's NAME.legacy, or vibegit's copy a
+    hook manager's line calls)."""
+    path = where.hooks / name
+    who = owner(path)
+    if who == "pre-commit" and is_ours(where.hooks / (name + LEGACY)):
+        return who, where.hooks / (name + LEGACY)
+    if who in ("husky", "lefthook"):
+        return who, where.private / name
+    return who, path
+
+
+def _problem(where: Place, name: str) -> str | None:
+    """Why vibegit's hook ``name`` no longer runs where git looks, and the
+    command that mends it; None when it runs."""
+    what = t("hooks.lock_check" if name == LOCK_HOOK else "hooks.hook", name=name)
+    who, path = _runs(where, name)
+    if who in ("husky", "lefthook") and not _called_by_manager(where, name, who):
+        if who == "lefthook" and is_ours(where.hooks / (name + LEFTHOOK_OLD)):
+            return t("hooks.lefthook_old", what=what, old=name + LEFTHOOK_OLD)
+        return t("hooks.manager", what=what, who=who, name=name)
+    if who == "none":
+        if where.hooks_path is not None and is_ours(where.default_hooks / name):
+            return t("hooks.moved", what=what, hooks=where.hooks)
+        return t("hooks.missing", what=what, path=path)
+    if who not in ("vibegit", "husky", "lefthook") and path.name == name:  # the framework's: no NAME.legacy of ours
+        return t("hooks.foreign", what=what, path=path, who=who or t("hooks.someone"))
+    if not os.access(path, os.X_OK):
+        return t("hooks.not_executable", what=what, path=path)
+    return None
+
+
 def hook_problems(where: Place) -> list[str]:
     """Every hook ``vibegit install`` put in place that git no longer runs, with the fix."""
-    problems = []
+    return [problem for name in installed(where) if (problem := _problem(where, name))]
+
+
+def outdated(where: Place) -> list[str]:
+    """The hooks of ours that run but are not what ``vibegit install`` writes
+    now (another version wrote them, their interpreter is gone, or a hand
+    edit): each with the fix. An interpreter that still runs is kept (the
+    same vibegit has many paths: python, python3, a venv's). Reads git's
+    paths: for doctor, not every command."""
+    paths = git_paths(where.top)
+    found = []
     for name in installed(where):
-        if name == LOCK_HOOK:
-            problem = lock_check_problem(where)
-            if problem:
-                problems.append(problem)
-            continue
-        path = where.hooks / name
-        who = owner(path)
-        if who == "vibegit" or (who == "pre-commit" and is_ours(where.hooks / (name + LEGACY))):
-            continue
-        if who in ("husky", "lefthook"):
-            if not _called_by_manager(where, name, who):
-                problems.append(
-                    f"{name}: {who} runs this hook and does not call vibegit's ('vibegit install' prints the line to add)"
-                )
-            continue
-        if who == "none":
-            problems.append(f"{name}: vibegit's hook is missing from {where.hooks}; run 'vibegit install'")
-        else:
-            problems.append(
-                f"{name}: {path} is {who or 'someone else'}'s now, not vibegit's; run 'vibegit install' to chain it"
-            )
-    return problems
+        who, path = _runs(where, name)
+        if not is_ours(path) or _problem(where, name):
+            continue  # hook_problems names it
+        python = interpreter(path)
+        if python is None or (python and not os.access(python, os.X_OK)):
+            python = sys.executable  # what install writes
+        created = _created(path) if who == "vibegit" else ()
+        if path.read_bytes() != script(name, python, created, paths).encode("utf-8", "surrogateescape"):
+            found.append(t("hooks.outdated", name=name, path=path))
+    return found
+
+
+def interpreter(path: Path) -> str | None:
+    """The Python the shim at ``path`` runs vibegit with ("": vibegit on PATH), as
+    shims/head.sh's ``@PYTHON@`` line holds it; None when no such line is there."""
+    line = next(x for x in _resource("head.sh").splitlines() if "@PYTHON@" in x)
+    before, _, after = line.partition("@PYTHON@")
+    for found in (_head(path) or "").splitlines():
+        if found.startswith(before) and found.endswith(after):
+            try:
+                words = shlex.split(found[len(before) : len(found) - len(after)])
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else "" if not words else None
+    return None
 
 
 def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
@@ -579,10 +631,7 @@ def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
     for path in (where.hooks / "pre-push", where.hooks / ("pre-push" + CHAINED)):
         if "git lfs pre-push" in (_head(path) or "") or "git-lfs pre-push" in (_head(path) or ""):
             return None
-    return (
-        "git-lfs is configured but no hook runs 'git lfs pre-push' (LFS files would not be pushed): "
-        "run 'git lfs update --force && vibegit install' (git-lfs writes its hooks, vibegit chains them)"
-    )
+    return t("hooks.lfs")
 
 
 def write_shipped(directory: Path) -> None:

@@ -434,8 +434,9 @@ def scan(
     return findings
 
 
-def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str:
-    """The refusal: each finding's place and fingerprint, and what to do."""
+def refusal(findings: list[Finding], settings: Settings, limit: int = 20, pushing: bool = True) -> str:
+    """The refusal: each finding's place and fingerprint, and what to do
+    (``pushing``: a push was refused; else ``secrets check`` lists them, no push asked)."""
     lines = list(
         dict.fromkeys(
             t("secrets.finding", where=f.where(settings), kind=f.kind, what=f.what, fingerprint=f.fingerprint)
@@ -445,8 +446,9 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str
     shown = len(lines)  # one line per place: a file in several snapshots is listed once
     if shown > limit:
         lines = [*lines[:limit], t("secrets.more", n=shown - limit)]
-    head = t("secrets.refusal", branch=settings.state_branch, n=shown)
-    return head + "\n  " + "\n  ".join(lines) + "\n" + t("secrets.refusal_how", file=ALLOW_FILE)
+    head = t("secrets.refusal" if pushing else "secrets.found", branch=settings.state_branch, n=shown)
+    how = (t("secrets.nothing_pushed") if pushing else "") + t("secrets.refusal_how", file=ALLOW_FILE)
+    return head + "\n  " + "\n  ".join(lines) + "\n" + how
 
 
 def check(repo: git.Repo, settings: Settings, tip: str) -> str | None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.records import NamedTuple
 from vibegit.core.report import Observed
@@ -86,7 +87,7 @@ def take(repo: git.Repo) -> str | None:
                 tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
                 raw = changed()
     except GitError as err:
-        raise GitError(f"could not snapshot the working tree ({err}); use --no-snapshot to skip it") from None
+        raise GitError(t("checkpoint.snapshot_failed", error=err)) from None
     if tree == base:
         return None
     check_sizes(repo, parse_raw(raw))
@@ -107,10 +108,7 @@ def check_sizes(repo: git.Repo, changes: dict[str, Change]) -> None:
         except OSError:
             continue
         if size > MAX_FILE:
-            raise BadInput(
-                f"{path}: {size >> 20} MiB is too large to carry in a snapshot "
-                f"(at most {MAX_FILE >> 20} MiB a file); add it to .gitignore, or use --no-snapshot"
-            )
+            raise BadInput(t("checkpoint.too_large", path=path, size=size >> 20, most=MAX_FILE >> 20))
 
 
 def without(repo: git.Repo, snap: str, base: str | None, paths: list[str]) -> str:

@@ -528,26 +528,31 @@ def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
     return GitError(f"could not update {settings.state_ref}: {why}")
 
 
+HISTORY_FIELDS = ("commit", "date", "author", "subject")  # what git says of an event, never a trailer
+
+
 def history(repo: git.Repo, settings: Settings, count: int, workflow_id: str | None = None) -> list[dict[str, str]]:
     """The newest ``count`` events (of one workflow, or all), read from commit subjects and trailers."""
     if git.resolve(repo, settings.state_ref) is None:
         return []
-    fmt = "%H%x1f%cI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1e"
+    # Separators no message can hold (a state commit is anyone's who can push): unguessable, fresh each time.
+    nonce = os.urandom(8).hex()
+    fmt = f"%x1f{nonce}".join(("%H", "%cI", "%an", "%s", "%(trailers:only,unfold)")) + f"%x1e{nonce}"
     only = ["--fixed-strings", f"--grep=Vibegit-Workflow-Id: {workflow_id}"] if workflow_id else []
     raw = repo.out("log", f"-n{count}", f"--format={fmt}", *only, settings.state_ref, "--")
     entries: list[dict[str, str]] = []
-    for record in raw.split("\x1e"):
+    for record in raw.split(f"\x1e{nonce}"):
         if not record.strip():
             continue
-        commit_id, date, author, subject, trailer_text = record.strip("\n").split("\x1f")
-        trailers = {}
+        commit_id, date, author, subject, trailer_text = record.strip("\n").split(f"\x1f{nonce}")
+        entry = {"commit": commit_id, "date": date, "author": author, "subject": subject}
         for line in trailer_text.splitlines():
             key, sep, value = line.partition(": ")
-            if sep and key.startswith("Vibegit-"):
-                trailers[key[len("Vibegit-") :].lower()] = value
+            name = key[len("Vibegit-") :].lower()
+            if sep and key.startswith("Vibegit-") and name not in HISTORY_FIELDS:
+                entry[name] = value  # a trailer never stands for the commit's own id, date, author or subject
         # Anyone who can push writes these: shown as text, never as terminal controls.
-        shown = {"date": date, "author": author, "subject": subject, **trailers}
-        entries.append({"commit": commit_id, **{k: clean(v) for k, v in shown.items()}})
+        entries.append({k: v if k == "commit" else clean(v) for k, v in entry.items()})
     return entries
 
 

@@ -41,21 +41,21 @@ def anchor(top_dir: Path, file: str | None, line: int | None, action: str | None
     action = action or ""  # checked by the lifecycle rule
     if file is None:
         if line is not None:
-            raise BadInput("--line needs --file")
+            raise BadInput(t("checkpoint.line_needs_file"))
         return Checkpoint(action=action)
     top = top_dir.resolve()
     path = (Path.cwd() / file).resolve() if not os.path.isabs(file) else Path(file).resolve()
     if top not in path.parents:
-        raise BadInput(f"--file {file}: is outside the repository {top}")
+        raise BadInput(t("checkpoint.outside", file=file, top=top))
     rel = check_relative_path(path.relative_to(top).as_posix(), f"--file {file}")
     if not path.is_file():
-        raise BadInput(f"--file {file}: no such file in the working tree")
+        raise BadInput(t("checkpoint.no_file", file=file))
     if line is None:
         return Checkpoint(file=rel, action=action)
     with path.open("rb") as f:
         lines = f.read().splitlines()
     if not 1 <= line <= len(lines):
-        raise BadInput(f"--line {line}: {rel} has {len(lines)} line(s)")
+        raise BadInput(t("checkpoint.no_line", line=line, rel=rel, n=len(lines)))
     text = lines[line - 1].decode("utf-8", errors="replace").strip()[:200]
     return Checkpoint(file=rel, line=line, line_text=text, action=action)
 
