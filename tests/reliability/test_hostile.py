@@ -447,6 +447,28 @@ def hand_edit_then(w: World) -> None:
     (w.victim / MIRROR / "checkpoint.md").write_text("my notes\n")
 
 
+def edit_mirror(name: str, old: str, new: str) -> Setup:
+    """An event wrote the mirror; then an edit by hand (or by an agent) of a field only a command changes."""
+
+    def go(w: World) -> None:
+        assert _vg_env(w.victim, {"VIBEGIT_HOST": "laptop"}, "task", "add", "T-002", "second").code == 0
+        path = w.victim / MIRROR / name
+        text = path.read_text()
+        assert old in text, text
+        path.write_text(text.replace(old, new, 1))
+
+    return go
+
+
+HAND_WRITTEN = {  # before vibegit ever wrote the mirror here
+    f"{MIRROR}/kanban.md": b"# Kanban\n\n## Todo\n- [ ] T-101: my own plan\n",
+    f"{MIRROR}/checkpoint.md": b"# Where I stopped\nhalf way\n",
+    f"{MIRROR}/active_context.md": b"## Goal\nmine\n\n## Notes\nmy notes\n",
+    f"{MIRROR}/memory.yaml": b'entries:\n- {id: M-001, category: user_preference, text: "Short answers"}\n',
+    f"{MIRROR}/decisions.md": b"not [valid\x00 at all",
+}
+
+
 def link_home(agent_dir: str) -> Setup:
     def go(w: World) -> None:
         (w.home / agent_dir).mkdir(exist_ok=True)
@@ -570,6 +592,10 @@ SCENARIOS: dict[str, Setup] = {
     "side-file-link": both(
         committed(lambda w: {f"{MIRROR}/checkpoint.md.edited": ("link", str(w.outside / "secret.txt"))}), hand_edit_then
     ),
+    # the mirror: binding and holder fields edited by hand, files written by hand before vibegit (issue 24)
+    "mirror-unbind": edit_mirror("session.yaml", "branch: main", "branch: elsewhere"),
+    "mirror-lock-host": edit_mirror("workflow.lock", "host: laptop", "host: desktop"),
+    "mirror-hand-written": untracked(HAND_WRITTEN),
     # what stands in the way of a restore
     "file-where-dir": both(snap(lambda w: {"notes/x.md": b"from the snapshot\n"}), untracked({"notes": b"my notes\n"})),
     "dir-where-file": both(snap(lambda w: {"out": b"a file now\n"}), untracked({"out/report.txt": b"mine\n"})),
@@ -672,6 +698,8 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     *[(name, cmd) for name in ("vibegit-as-link", "vibegit-upper-case", "dot-dot") for cmd in (SYNC, DOCTOR, STATUS)],
     *[(name, cmd) for name in SCENARIOS if name.startswith("mirror-") for cmd in (FORCE, EVENT)],
     ("side-file-link", EVENT),
+    *[(name, cmd) for name in ("mirror-unbind", "mirror-lock-host") for cmd in (EVENT, COMMIT_HOOK)],
+    *[("mirror-hand-written", cmd) for cmd in (EVENT, STATUS, SYNC, DOCTOR, RESUME)],
     *[
         (name, cmd)
         for name in (
@@ -753,6 +781,8 @@ QUICK = {
     ("mirror-file-committed-link", EVENT),
     ("config-hooks-dir", RESUME),
     ("config-mcp-edited-here", RESUME),
+    ("mirror-unbind", EVENT),
+    ("mirror-hand-written", EVENT),
 }
 
 
@@ -816,6 +846,31 @@ def _config_withheld(
         assert not w.marker.exists(), "configuration from the snapshot ran"
 
     return go
+
+
+def _unbinding_refused(field: str) -> Callable[[World, tuple[str, ...], Result], None]:
+    def go(w: World, args: tuple[str, ...], result: Result) -> None:
+        if args[0] != "git":
+            assert result.code == 2 and f"{field} is changed by 'vibegit" in result.err, result.err
+        index = git(w.victim, "show", "vibegit/state:index.yaml")
+        assert "elsewhere" not in index and "branch: main" in index  # still bound where it was
+
+    return go
+
+
+def _hand_written_kept(w: World, args: tuple[str, ...], result: Result) -> None:
+    """Each file is where it was, or saved byte for byte in a backup; what validates is adopted."""
+    saved = [tree_hash(b) for b in backups(w.victim)]
+    for rel, data in HAND_WRITTEN.items():
+        beside = [p for p in (w.victim / MIRROR).glob(rel.rsplit("/", 1)[1] + "*") if p.is_file()]
+        kept = any(p.read_bytes() == data for p in beside)  # where it was, or set aside (.broken, .edited)
+        want = "file " + hashlib.sha256(data).hexdigest()
+        assert kept or any(s.get(rel) == want for s in saved), f"{rel} is gone"
+    if args == EVENT:
+        assert result.code == 0, result.err
+        assert "held files vibegit never wrote" in result.err and "cp -a" in result.err
+        memory = git(w.victim, "show", f"{git(w.victim, 'rev-parse', 'vibegit/state')}:memory.yaml")
+        assert "Short answers" in memory
 
 
 def _restored_or_named(path: str, mine: str | None) -> Callable[[World, tuple[str, ...], Result], None]:
@@ -899,6 +954,9 @@ EXPECT: dict[str, Callable[[World, tuple[str, ...], Result], None]] = {
         ".vscode/tasks.json", ".envrc", ".gitattributes", ".gitmodules", ".vibegit/secrets-allow"
     ),
     "config-deleted": _config_withheld(".gitattributes", "AGENTS.md"),
+    "mirror-unbind": _unbinding_refused("workflow.branch"),
+    "mirror-lock-host": _unbinding_refused("host"),
+    "mirror-hand-written": _hand_written_kept,
     "file-where-dir": _restored_or_named("notes/x.md", "notes"),
     "dir-where-file": _restored_or_named("out", "out/report.txt"),
     "link-in-the-way": _restored_or_named("data/x.txt", "data"),

@@ -931,6 +931,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- the mirror --
     "mirror.adopted": ("adopted your edit of {rel}", "已采纳你对 {rel} 的修改"),
+    "mirror.by_command": (
+        "{rel}: {field} is changed by '{command}', not by hand; set it back to {value}",
+        "{rel}：{field} 由 '{command}' 修改，不能手动修改；请改回 {value}",
+    ),
+    "mirror.first_not_adopted": (
+        "not adopted, but saved before the mirror is written: {error}",
+        "未采纳，但在写入镜像前已保存：{error}",
+    ),
+    "mirror.saved_first": (
+        "{mirror}/ held files vibegit never wrote ({names}): saved in {backup} before writing it; '{restore}' puts "
+        "them back, and the next event adopts what validates",
+        "{mirror}/ 中有 vibegit 从未写入的文件（{names}）：写入前已保存到 {backup}；'{restore}' 可放回，"
+        "下一个事件会采纳其中有效的内容",
+    ),
     "mirror.lock_deleted": (
         "{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)",
         "{rel} 被手动删除；锁仍然保留（用 vibegit pause、unlock 或 complete 释放）",
@@ -978,6 +992,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{mirror}/ holds state files vibegit did not write; it is left as it is until the next event, which says "
         "what it rewrites.",
         "{mirror}/ 中有非 vibegit 写入的状态文件；在下一个事件前保持原样，该事件会说明它重写了什么。",
+    ),
+    "mirror.left_unwritten": (
+        "{mirror}/ holds state files vibegit never wrote; it is left as it is until the next event, which adopts "
+        "what validates and saves the rest first.",
+        "{mirror}/ 中有 vibegit 从未写入的状态文件；在下一个事件前保持原样，该事件会采纳有效的内容，并先保存其余内容。",
     ),
     "mirror.has_edits": (
         "{mirror}/{name} has edits of yours; the mirror is left as it is until the next event adopts them.",
