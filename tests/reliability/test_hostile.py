@@ -673,6 +673,9 @@ SCENARIOS: dict[str, Setup] = {
     "env-on-the-branch": both(other_branch(lambda w: {".env": b"TOKEN=the branch's\n"}), ignored_env),
     "claude-link": link_home(".claude"),
     "gemini-link": link_home(".gemini"),
+    "hooks-dir-tracked": both(
+        hooks_path, committed(lambda w: {".githooks/pre-push": ("x", b"#!/bin/sh\necho the team's check\n")})
+    ),
     "husky-link": both(
         committed(lambda w: {".husky": ("link", str(w.outside))}),
         lambda w: git(w.victim, "config", "core.hooksPath", ".husky"),
@@ -750,6 +753,8 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("claude-link", ("install", "--agent", "claude")),
     ("gemini-link", ("install", "--agent", "gemini")),
     ("husky-link", ("install",)),
+    ("hooks-dir-tracked", ("install",)),
+    ("hooks-dir-tracked", RESUME),
 ]
 
 
@@ -940,6 +945,15 @@ def _install_refused(w: World, args: tuple[str, ...], result: Result) -> None:
     assert result.code == 2 and "symbolic link" in result.err, result.err
 
 
+def _tree_clean(w: World, args: tuple[str, ...], result: Result) -> None:
+    """vibegit's shims beside the team's tracked hooks: nothing for 'git add .', nothing of theirs changed."""
+    assert result.code == 0, result.err
+    assert git(w.victim, "status", "--porcelain", "--untracked-files=all", "--", ".githooks") == ""
+    assert b"the team's check" in (w.victim / ".githooks" / "pre-push").read_bytes()
+    if args[0] == "install":  # resume leaves another's hooks alone and says to run it
+        assert "vibegit-hook: " in (w.victim / ".githooks" / "reference-transaction").read_text()
+
+
 EXPECT: dict[str, Callable[[World, tuple[str, ...], Result], None]] = {
     **{name: _no_aliases for name in SCENARIOS if name.startswith(("vibegit-", "agent-", "dot"))},
     "config-hooks-dir": _config_withheld(".githooks/post-checkout"),
@@ -980,4 +994,5 @@ EXPECT: dict[str, Callable[[World, tuple[str, ...], Result], None]] = {
     "claude-link": _install_refused,
     "gemini-link": _install_refused,
     "husky-link": _install_refused,
+    "hooks-dir-tracked": _tree_clean,
 }
