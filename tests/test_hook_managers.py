@@ -224,6 +224,9 @@ def test_a_tracked_hooks_directory_is_never_dirtied(repo: Path, vg: VG, tmp_path
     assert f"{directory}/pre-push" in result.out and "tracked" in result.out and line in result.out
     assert vg("uninstall").code == 0 and exclude.read_bytes() == before  # byte for byte
     assert vg("install").code == 0 and vg("install").code == 0  # again and again: the same lines, once
+    assert vg("uninstall", "--hook", "post-rewrite").code == 0  # the others stay listed
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert vg("install").code == 0
     listed = [x for x in exclude.read_text().splitlines() if x.startswith(f"/{directory}/")]
     assert sorted(listed) == sorted(
         f"/{directory}/{n}" for n in ("post-checkout", "post-rewrite", "reference-transaction")

@@ -497,7 +497,10 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
             f"git-lfs's hooks are in place again ({', '.join(restored_lfs)}), but git-lfs is no longer configured "
             "here: 'git lfs uninstall --local' removes them now (it left them while vibegit's were in front)"
         )
-    _unexclude(where)
+    if where.top is not None and dirs[0].root == where.top:
+        _exclude(where, dirs[0])  # what of vibegit's is left there (after --hook), else no block at all
+    else:
+        _unexclude(where)
     for own in (where.private, where.private.parent):
         try:
             own.rmdir()
