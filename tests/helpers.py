@@ -344,25 +344,27 @@ NPM_TOOLS = ("lefthook@2", "husky@9")
 UNREACHABLE = ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET", "network")
 
 
-def npm_tools() -> Path:
-    """The bin directory of lefthook and husky, installed from the npm registry
-    into a cache once (a file lock keeps parallel workers from racing). Skips
-    the test only when npm or its registry cannot be reached, and never in CI
-    (CI=true), where that is a failure."""
+def npm_tools(where: Path = TOOLS_DIR, packages: tuple[str, ...] = NPM_TOOLS) -> Path:
+    """The bin directory of lefthook and husky (or ``packages`` in their own
+    directory ``where``), installed from the npm registry into a cache once
+    (a file lock keeps parallel workers from racing). Skips the test only
+    when npm or its registry cannot be reached, and never in CI (CI=true),
+    where that is a failure."""
     from filelock import FileLock
 
-    bin_dir = TOOLS_DIR / "node_modules" / ".bin"
-    TOOLS_DIR.mkdir(exist_ok=True)
-    with FileLock(str(TOOLS_DIR / ".lock")):
-        if not all((bin_dir / name).exists() for name in ("lefthook", "husky")):
+    bin_dir = where / "node_modules" / ".bin"
+    names = [p.rsplit("@", 1)[0] for p in packages]
+    where.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(where / ".lock")):
+        if not all((bin_dir / name).exists() for name in names):
             why = ""
             if not shutil_which("npm"):
                 why = "npm is not installed"
             else:
-                (TOOLS_DIR / "package.json").write_text('{"name": "vibegit-test-tools", "private": true}\n')
+                (where / "package.json").write_text('{"name": "vibegit-test-tools", "private": true}\n')
                 proc = subprocess.run(
-                    ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *NPM_TOOLS],
-                    cwd=TOOLS_DIR,
+                    ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *packages],
+                    cwd=where,
                     capture_output=True,
                     text=True,
                     # The machine's own npm settings (its user's home), a cache of ours.
@@ -374,13 +376,18 @@ def npm_tools() -> Path:
                 )
                 if proc.returncode:
                     if not any(word in proc.stderr for word in UNREACHABLE):
-                        raise AssertionError(f"npm install {' '.join(NPM_TOOLS)} failed: {proc.stderr[-2000:]}")
+                        raise AssertionError(f"npm install {' '.join(packages)} failed: {proc.stderr[-2000:]}")
                     why = f"the npm registry is unreachable: {proc.stderr.strip().splitlines()[-1:]}"
             if why:
                 if os.environ.get("CI"):
                     raise AssertionError(f"CI needs the real hook managers, but {why}")
                 pytest.skip(why)
     return bin_dir
+
+
+def husky8() -> Path:
+    """husky 8 (5 to 8 work alike: core.hooksPath is the tracked .husky), in a directory of its own."""
+    return npm_tools(TOOLS_DIR / "husky8", ("husky@8",))
 
 
 def shutil_which(name: str) -> str | None:

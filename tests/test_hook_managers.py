@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import VG, commit, git, npm_tools, run_git, start_workflow
+from tests.helpers import MIRROR, VG, commit, git, npm_tools, run_git, start_workflow
 
 pytestmark = pytest.mark.slow
 
@@ -177,6 +177,73 @@ def test_husky(repo: Path, vg: VG, tmp_path: Path, tools_on_path: Path, first: s
             shutil.rmtree(repo / ".husky" / "_")
     assert vibegit_left(repo) == [] and hook_files(repo) == []
     assert commit(repo).code == 0  # the committed line does nothing without vibegit
+
+
+# -- a hooks directory the project tracks: husky 5 to 8, a plain .githooks ----------------------------
+
+
+def tracked_hooks(repo: Path, directory: str, husky_bin: Path | None, markers: Path) -> None:
+    """The team's hooks, committed in ``directory`` (git takes hooks from there): a pre-commit and a pre-push."""
+    if husky_bin is not None:
+        tool(repo, str(husky_bin / "husky"), "install")  # husky 8: core.hooksPath .husky, and .husky/_/
+        for name in ("pre-commit", "pre-push"):
+            tool(repo, str(husky_bin / "husky"), "add", f"{directory}/{name}", f"echo husky-{name} >> {markers}")
+    else:
+        (repo / directory).mkdir()
+        for name in ("pre-commit", "pre-push"):
+            (repo / directory / name).write_text(f"#!/bin/sh\necho husky-{name} >> {markers}\n")
+            (repo / directory / name).chmod(0o755)
+        git(repo, "config", "core.hooksPath", directory)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+
+
+@pytest.mark.parametrize("manager", ["husky8", "githooks"])
+def test_a_tracked_hooks_directory_is_never_dirtied(repo: Path, vg: VG, tmp_path: Path, manager: str) -> None:
+    """Shims installed beside the team's committed hooks stay out of 'git add .'
+    (listed in info/exclude; uninstall takes those lines out, byte for byte);
+    the team's own committed hook is never renamed or rewritten: install says
+    which line calls vibegit's from it."""
+    from tests.helpers import husky8
+
+    directory = ".husky" if manager == "husky8" else ".githooks"
+    tracked_hooks(repo, directory, husky8() if manager == "husky8" else None, tmp_path / "markers")
+    exclude = repo / ".git" / "info" / "exclude"
+    exclude.write_bytes(exclude.read_bytes().rstrip(b"\n") + b"\n*.local")  # no newline at the end
+    before = exclude.read_bytes()
+    team = {name: (repo / directory / name).read_bytes() for name in ("pre-commit", "pre-push")}
+
+    result = vg("install")
+    assert result.code == 0, result.err
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    git(repo, "add", "-A")
+    assert git(repo, "diff", "--cached", "--name-only") == ""  # 'git add .' picks up none of vibegit's
+    assert {name: (repo / directory / name).read_bytes() for name in team} == team
+    assert not list((repo / directory).glob("*.vibegit-chained"))
+    line = 'f="$(git rev-parse --git-common-dir)/vibegit/hooks/pre-push"; [ ! -x "$f" ] || "$f" "$@"'
+    assert f"{directory}/pre-push" in result.out and "tracked" in result.out and line in result.out
+    assert vg("uninstall").code == 0 and exclude.read_bytes() == before  # byte for byte
+    assert vg("install").code == 0 and vg("install").code == 0  # again and again: the same lines, once
+    assert vg("uninstall", "--hook", "post-rewrite").code == 0  # the others stay listed
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert vg("install").code == 0
+    listed = [x for x in exclude.read_text().splitlines() if x.startswith(f"/{directory}/")]
+    assert sorted(listed) == sorted(
+        f"/{directory}/{n}" for n in ("post-checkout", "post-rewrite", "reference-transaction")
+    )
+
+    start_workflow(vg)
+    assert lock_blocks(repo) and team_hook_runs(repo, tmp_path, "husky-pre-commit")
+    assert vg("unlock", "--yes").code == 0
+    (repo / directory / "pre-push").write_text(team["pre-push"].decode() + line + "\n")  # what a team commits
+    assert vg("doctor").code == 0, vg("doctor").out
+
+    assert vg("uninstall").code == 0
+    assert exclude.read_bytes() == before + f"\n# vibegit state mirror\n/{MIRROR}/\n".encode()  # the mirror's stays
+    (repo / directory / "pre-push").write_bytes(team["pre-push"])
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert vibegit_left(repo) == []
+    assert sorted(p.name for p in (repo / directory).iterdir() if p.is_file()) == ["pre-commit", "pre-push"]
 
 
 # -- the pre-commit framework ------------------------------------------------------------------------

@@ -4,11 +4,15 @@ validated and adopted by the next event, conflicts kept beside."""
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, git, init_repo, vg_proc, workflow_path
+import pytest
+
+from tests.helpers import MIRROR, VG, git, init_repo, state_ref, vg_proc, workflow_path
 
 
 def status(vg: VG) -> dict:
@@ -127,3 +131,130 @@ def test_a_goal_or_note_that_looks_like_a_heading_stays_in_its_section(repo: Pat
     context.write_text(context.read_text().replace("not a goal", "## Goal\nforged"))
     refused = vg("task", "add", "T-3", "z")  # a section heading written by hand is a heading
     assert refused.code == 2 and "Goal section must be one line" in refused.err
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after", "field", "command"),
+    [
+        ("session.yaml", "branch: main", "branch: elsewhere", "workflow.branch", "vibegit start"),
+        ("session.yaml", "worktree: {top}", "worktree: /tmp/x", "workflow.worktree", "vibegit start"),
+        ("session.yaml", "status: running", "status: paused", "workflow.status", "vibegit pause"),
+        ("session.yaml", "workflow_name: w", "workflow_name: v", "mode.workflow_name", "vibegit start"),
+        ("workflow.lock", "host: {host}", "host: laptop", "host", "vibegit resume"),
+        ("workflow.lock", "worktree: {top}", "worktree: /tmp/x", "worktree", "vibegit resume"),
+        ("workflow.lock", "locked: true", "locked: false", "locked", "vibegit pause"),
+        ("workflow.lock", "paused: false", "paused: true", "paused", "vibegit pause"),
+        ("workflow.lock", "workflow: w", "workflow: v", "workflow", "vibegit start"),
+    ],
+)
+def test_binding_holder_and_lock_are_never_edited_by_hand(
+    repo: Path, vg: VG, name: str, before: str, after: str, field: str, command: str
+) -> None:
+    """Editing where a workflow is bound or who holds it would unbind it
+    silently (commits would land on the locked branch): refused in one line
+    naming the file, the field and the command; content fields stay adoptable."""
+    assert vg("start", "w", "--goal", "g").code == 0
+    lock = status(vg)["lock"]
+    path = repo / MIRROR / name
+    text = path.read_text()
+    old = before.format(top=lock["worktree"], host=lock["host"])
+    assert old in text, (old, text)
+    path.write_text(text.replace(old, after.format(top=lock["worktree"], host=lock["host"]), 1))
+    tip = state_ref(repo)
+    refused = vg("task", "add", "T-1", "x")
+    assert refused.code == 2, refused.err
+    [line] = refused.err.strip().splitlines()
+    assert f"{MIRROR}/{name}: {field} is changed by '{command}" in line and "not by hand" in line
+    assert state_ref(repo) == tip
+    assert status(vg)["workflow"]["branch"] == "main" and status(vg)["lock"] == lock
+    path.write_text(text)  # set back: the next event goes on
+    assert vg("task", "add", "T-1", "x").code == 0
+
+
+def test_content_fields_of_the_session_and_the_lock_stay_adoptable(repo: Path, vg: VG) -> None:
+    assert vg("start", "w", "--goal", "g").code == 0
+    session = repo / MIRROR / "session.yaml"
+    session.write_text(session.read_text().replace("goal: g", "goal: a better goal"))
+    lock = repo / MIRROR / "workflow.lock"
+    text = lock.read_text()
+    reason = next(line for line in text.splitlines() if line.startswith("reason:"))
+    lock.write_text(text.replace(reason, "reason: pairing with Ana until 5pm"))
+    result = vg("task", "add", "T-1", "x")
+    assert result.code == 0 and "adopted your edit" in result.err, result.err
+    data = status(vg)
+    assert data["context"]["goal"] == "a better goal" and data["lock"]["reason"] == "pairing with Ana until 5pm"
+
+
+KANBAN = "# Kanban\n\n## Todo\n- [ ] T-001: Write the parser\n- [ ] T-002: Test it\n"
+MEMORY = 'entries:\n- {id: M-001, category: user_preference, text: "Answer in French"}\n'
+
+
+def test_the_first_event_keeps_hand_written_files(repo: Path, vg: VG) -> None:
+    """Untracked state files written by hand before vibegit ever wrote the
+    mirror: adopted where they validate, and every one saved before the
+    mirror is written, with the one command that puts them back."""
+    mirror = repo / MIRROR
+    mirror.mkdir(parents=True)
+    mine = {
+        "kanban.md": KANBAN,
+        "checkpoint.md": "# My checkpoint\nhalf way through the parser\n",
+        "active_context.md": "## Goal\nparse it\n\n## Notes\nthe grammar is in docs/\n",
+        "memory.yaml": MEMORY,
+    }
+    for name, text in mine.items():
+        (mirror / name).write_text(text)
+    result = vg("start", "w", "--goal", "g")
+    assert result.code == 0, result.err
+    assert f"adopted your edit of {MIRROR}/memory.yaml" in result.err
+    [line] = [x for x in result.err.splitlines() if "held files vibegit never wrote" in x]
+    assert all(name in line for name in mine)
+    memory = [m["text"] for m in json.loads(vg("memory", "list", "--json").out)]
+    assert memory == ["Answer in French"]
+    assert "T-001" not in (mirror / "kanban.md").read_text()  # a new workflow starts with no tasks ...
+    command = line.split("'")[1]
+    backup = Path(shlex.split(command)[2].rstrip("/.").rstrip("/"))
+    for name, text in mine.items():
+        assert (backup / MIRROR / name).read_text() == text, name
+    subprocess.run(shlex.split(command), check=True)  # ... and the printed command puts them back
+    assert {name: (mirror / name).read_text() for name in mine} == mine
+    result = vg("task", "start", "T-001")  # the next event adopts what validates
+    assert result.code == 0, result.err
+    assert sorted(t["id"] for t in status(vg)["tasks"]) == ["T-001", "T-002"]
+    assert "the grammar is in docs/" in git(repo, "show", workflow_path(repo, "active_context.md"))
+    assert (mirror / "checkpoint.md.edited").read_text() == mine["checkpoint.md"]
+
+
+def test_a_first_event_with_a_file_that_does_not_validate_saves_it_and_goes_on(
+    repo: Path, vg: VG, tmp_path: Path
+) -> None:
+    assert vg("start", "w", "--goal", "g").code == 0
+    other = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(other), "-b", "side")
+    (other / MIRROR).mkdir(parents=True)
+    (other / MIRROR / "kanban.md").write_text("not a kanban at all\n- [?] nope\n")
+    (other / MIRROR / "memory.yaml").write_text(MEMORY)
+    result = vg("task", "add", "T-2", "from the worktree", "--workflow", "w", cwd=other)
+    assert result.code == 0, result.err
+    assert "not adopted, but saved before the mirror is written" in result.err and "kanban.md" in result.err
+    assert [t["id"] for t in status(vg)["tasks"]] == ["T-2"]
+    [line] = [x for x in result.err.splitlines() if "held files vibegit never wrote" in x]
+    backup = Path(shlex.split(line.split("'")[1])[2].rstrip("/.").rstrip("/"))
+    assert (backup / MIRROR / "kanban.md").read_text() == "not a kanban at all\n- [?] nope\n"
+
+
+def test_a_sync_leaves_a_mirror_vibegit_never_wrote_for_the_next_event(repo: Path, vg: VG) -> None:
+    from vibegit.infra import git as vgit
+    from vibegit.infra import mirror as vmirror
+
+    assert vg("start", "w", "--goal", "g").code == 0
+    (repo / ".git" / "vibegit-mirror").unlink()  # as if vibegit never wrote it here
+    shutil.rmtree(repo / MIRROR)
+    (repo / MIRROR).mkdir()
+    (repo / MIRROR / "kanban.md").write_text(KANBAN)
+    said: list[str] = []
+    r = vgit.find_repo(repo)
+    from vibegit.app import open_repo
+
+    vmirror.show(r, open_repo(repo).settings, vgit.reader(r), git(repo, "rev-parse", "vibegit/state"), "", said.append)
+    assert said and "never wrote" in said[0]
+    assert (repo / MIRROR / "kanban.md").read_text() == KANBAN

@@ -133,3 +133,32 @@ def test_a_change_in_the_second_it_was_staged_is_still_in_the_snapshot(repo: Pat
     os.utime(repo / ".git" / "index", ns=(then, then))  # ... and staged in that second
     snap = snapshot.take(vgit.find_repo(repo))
     assert snap is not None and git(repo, "show", f"{snap}:src/app.py") == "x = 2"
+
+
+def test_the_restore_plan_withholds_configuration_it_would_change(repo: Path) -> None:
+    (repo / ".envrc").write_text("export A=1\n")
+    (repo / "real-hooks").mkdir()
+    (repo / "real-hooks" / "pre-commit").write_text("#!/bin/sh\n")
+    (repo / "hooks").symlink_to("real-hooks")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "set-up")
+    git(repo, "config", "core.hooksPath", "hooks")
+    r = vgit.find_repo(repo)
+    hooks = snapshot.hooks_dirs(r, vgit.read_config(r))
+    assert hooks == ("hooks", "real-hooks")
+    (repo / ".envrc").write_text("export A=2\n")
+    (repo / "CLAUDE.md").write_text("rules\n")
+    (repo / "real-hooks" / "post-checkout").write_text("#!/bin/sh\n")
+    (repo / "src" / "app.py").write_text("work\n")
+    snap = snapshot.take(r)
+    assert snap
+    base = snapshot.head_tree(r)
+    git(repo, "stash", "-u", "-q")
+    (repo / ".envrc").write_text("export A=3\n")  # an edit of yours: withheld, so not in the way
+    plan = snapshot.plan(r, snap, base, MIRROR, hooks)
+    assert sorted(plan.configuration) == [".envrc", "CLAUDE.md", "real-hooks/post-checkout"]
+    assert plan.write == ["src/app.py"] and not plan.local and not plan.delete
+    (repo / ".envrc").write_text("export A=2\n")  # already as in the snapshot: nothing to withhold
+    assert ".envrc" not in snapshot.plan(r, snap, base, MIRROR, hooks).configuration
+    without_hooks = snapshot.plan(r, snap, base, MIRROR)  # core.hooksPath unknown: a file like any other
+    assert "real-hooks/post-checkout" in without_hooks.write

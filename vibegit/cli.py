@@ -226,8 +226,11 @@ def resume(
     anything of yours in the way (changed, untracked or ignored files,
     directories, links) is listed and left alone (exit 1) unless --force
     copies it to a checked backup under .git/vibegit/backups/ first and
-    prints the command that brings it back. Nested repositories, .git,
-    .vibegit/, agent settings and the mirror are never written. A workflow
+    prints the command that brings it back. Nested repositories, .git
+    and the mirror are never written. Configuration (hooks, hook managers'
+    and agents' settings, instructions, editor tasks, .envrc, .vibegit/:
+    docs/security.md lists it) is withheld where the snapshot changes it;
+    resume lists it with the commands that show it and take it. A workflow
     running on another host is taken over; that host's next event is
     refused and says so, and the lock is enforced here at once (a clone
     without git hooks gets vibegit's installed; other hooks there: it says
@@ -237,6 +240,32 @@ def resume(
     from vibegit.commands import resume as resume_
 
     return resume_.resume(_lang(lang), checkout, force, remote, workflow)
+
+
+@parser.command()
+def take(
+    paths: list[str] = typer.Argument(
+        ..., metavar="PATH...", help="Withheld paths (or directories) as resume lists them."
+    ),
+    diff: bool = typer.Option(False, "--diff", help="Show the difference only; write nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip the question (refused where an agent runs this)."),
+    workflow: Optional[str] = WorkflowName,
+) -> int:
+    """Take configuration that resume withheld from the checkpoint's snapshot.
+
+    Configuration runs commands or steers an agent (git hooks, hook
+    managers' and agents' settings, instructions, editor tasks, .envrc:
+    the list is in docs/security.md), and the snapshot comes from the state
+    branch, which anyone who can push writes. So resume writes none of it
+    where the snapshot's version differs from the checkpoint commit's; it
+    names each path. --diff shows the difference; without it, take asks
+    you, saves what stands at those paths under .git/vibegit/backups/
+    (printing the command that brings it back), and writes the snapshot's
+    version. It is a person's decision: refused when an agent's environment
+    variable (such as CLAUDECODE) is set; --yes skips the question elsewhere."""
+    from vibegit.commands import take as take_
+
+    return take_.take(paths, diff, yes, workflow)
 
 
 @parser.command()

@@ -14,7 +14,7 @@ from vibegit.core import credentials, lifecycle, report, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
-from vibegit.core.text import clean, shown
+from vibegit.core.text import clean, escape_path, shown
 from vibegit.errors import OK, BadInput, Refused, VibegitError
 from vibegit.infra import git, hookfiles, remote, snapshot, store
 
@@ -163,7 +163,7 @@ def _restore(
     if stored != snap:
         raise BadInput(t("resume.bad_snapshot", snap=snap[:12], branch=settings.state_branch))
     base = git.tree_of(repo, commit)
-    p = snapshot.plan(repo, snap, base, settings.mirror_dir)
+    p = snapshot.plan(repo, snap, base, settings.mirror_dir, snapshot.hooks_dirs(repo, git.read_config(repo)))
     if p.local and not force:
         named = [
             path if where == path else t("resume.behind", path=path, where=where)
@@ -178,6 +178,8 @@ def _restore(
         first = next(iter(p.withheld))
         paths = _listed([f"{path} ({why})" for path, why in p.withheld.items()], 10)
         say(t("resume.withheld", paths=paths, snap=snap[:10], first=shown(first)))
+    if p.configuration:
+        say(configuration_withheld(p, state.workflow.id))
     if p.nested:
         nested = [t("resume.nested_one", path=path, repo=repo_) for path, repo_ in sorted(p.nested.items())]
         say(t("resume.nested", paths=_listed(nested, 10)))
@@ -190,11 +192,28 @@ def _restore(
         writes += [path for path in p.local if path not in p.gone]
     if remove:
         backup = snapshot.save(repo, remove, e.now.replace(":", "").replace("-", ""))
-        top = repo.toplevel
-        back = f"cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(top))}/"
+        back = snapshot.put_back(repo, backup)
         say(t("resume.saved", n=len(remove), paths=_listed(remove, 10), backup=backup, restore=back))
     snapshot.apply(repo, p, snap, sorted(writes), sorted(deletes), remove)
     if writes or deletes:
         say(t("cmd.restored", snap=snap[:10], written=len(writes), deleted=len(deletes), same=p.in_sync))
     elif p.in_sync:
         say(t("cmd.already_restored", snap=snap[:10]))
+
+
+def configuration_withheld(p: snapshot.Plan, workflow_id: str) -> str:
+    """The configuration a restore withheld: each path, the command that shows
+    the difference and the one that takes it (paths as ``escape_path`` writes them)."""
+    lines = []
+    for path in sorted(p.configuration):
+        change = p.wanted[path]
+        key = "resume.config_new" if change.old is None else "resume.config_deleted" if change.new is None else None
+        lines.append(t(key or "resume.config_changed", path=escape_path(path)))
+    args = " ".join(shlex.quote(escape_path(path)) for path in sorted(p.configuration))
+    which = f" --workflow {workflow_id}" if workflow_id else ""
+    return t(
+        "resume.configuration",
+        paths="\n".join(lines),
+        diff=f"vibegit take --diff{which} {args}",
+        take=f"vibegit take{which} {args}",
+    )

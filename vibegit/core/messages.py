@@ -593,6 +593,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copy what you want yourself.",
         "未恢复（从不从状态分支恢复）：{paths}；用 'git show {snap}:{first}' 查看，自行拷贝需要的内容。",
     ),
+    "resume.configuration": (
+        "Withheld: configuration (it runs commands or steers an agent) where the snapshot's version differs from "
+        "the checkpoint commit's; nothing of it was written:\n{paths}\n"
+        "  See the difference: {diff}\n"
+        "  Take it (a person's decision, in your own terminal; refused where an agent runs it): {take}",
+        "已扣留：配置（它会运行命令或引导智能体），快照中的版本与断点提交中的不同；未写入任何内容：\n{paths}\n"
+        "  查看差异：{diff}\n"
+        "  采用它（由人决定，在你自己的终端中执行；智能体执行时会被拒绝）：{take}",
+    ),
+    "resume.config_new": ("  {path} (new)", "  {path}（新增）"),
+    "resume.config_changed": ("  {path} (changed)", "  {path}（已修改）"),
+    "resume.config_deleted": ("  {path} (deleted)", "  {path}（已删除）"),
+    "take.nothing": (
+        "the checkpoint of {workflow} has no snapshot to take configuration from",
+        "{workflow} 的断点没有可采用配置的快照",
+    ),
+    "take.not_withheld": (
+        "{path}: not configuration that resume withholds from the checkpoint's snapshot{known}",
+        "{path}：不是 resume 从断点快照中扣留的配置{known}",
+    ),
+    "take.known": (" (withheld now: {paths})", "（当前扣留：{paths}）"),
+    "take.none_known": (" (none is withheld now)", "（当前没有扣留的内容）"),
+    "take.confirm": (
+        "Write the snapshot's version of {n} path(s): {paths}? It runs commands or steers an agent; what stands "
+        "there now is saved first.",
+        "写入快照中 {n} 个路径的版本：{paths}？它会运行命令或引导智能体；当前内容会先备份。",
+    ),
+    "take.not_confirmed": ("not taken; nothing changed", "未采用；没有任何改变"),
+    "take.taken": (
+        "Took the snapshot's version of {n} path(s): {paths} ({written} written, {deleted} deleted).",
+        "已采用快照中 {n} 个路径的版本：{paths}（写入 {written} 个，删除 {deleted} 个）。",
+    ),
+    "take.no_difference": ("No difference for {paths}.", "{paths} 没有差异。"),
     "resume.nested": (
         "Not restored (vibegit never writes into or over a nested repository): {paths}.",
         "未恢复（vibegit 从不写入或覆盖嵌套仓库）：{paths}。",
@@ -1037,6 +1070,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- the mirror --
     "mirror.adopted": ("adopted your edit of {rel}", "已采纳你对 {rel} 的修改"),
+    "mirror.by_command": (
+        "{rel}: {field} is changed by '{command}', not by hand; set it back to {value}",
+        "{rel}：{field} 由 '{command}' 修改，不能手动修改；请改回 {value}",
+    ),
+    "mirror.first_not_adopted": (
+        "not adopted, but saved before the mirror is written: {error}",
+        "未采纳，但在写入镜像前已保存：{error}",
+    ),
+    "mirror.saved_first": (
+        "{mirror}/ held files vibegit never wrote ({names}): saved in {backup} before writing it; '{restore}' puts "
+        "them back, and the next event adopts what validates",
+        "{mirror}/ 中有 vibegit 从未写入的文件（{names}）：写入前已保存到 {backup}；'{restore}' 可放回，"
+        "下一个事件会采纳其中有效的内容",
+    ),
     "mirror.lock_deleted": (
         "{rel} was deleted by hand; the lock stays (release it with vibegit pause, unlock or complete)",
         "{rel} 被手动删除；锁仍然保留（用 vibegit pause、unlock 或 complete 释放）",
@@ -1084,6 +1131,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{mirror}/ holds state files vibegit did not write; it is left as it is until the next event, which says "
         "what it rewrites.",
         "{mirror}/ 中有非 vibegit 写入的状态文件；在下一个事件前保持原样，该事件会说明它重写了什么。",
+    ),
+    "mirror.left_unwritten": (
+        "{mirror}/ holds state files vibegit never wrote; it is left as it is until the next event, which adopts "
+        "what validates and saves the rest first.",
+        "{mirror}/ 中有 vibegit 从未写入的状态文件；在下一个事件前保持原样，该事件会采纳有效的内容，并先保存其余内容。",
     ),
     "mirror.has_edits": (
         "{mirror}/{name} has edits of yours; the mirror is left as it is until the next event adopts them.",

@@ -310,10 +310,18 @@ def _compared(path: Path, text: str) -> str:
 
 
 def _plan(
-    name: str, directory: Path, python: str, created: list[str], problems: list[str], paths: tuple[str, str]
+    name: str,
+    directory: Path,
+    python: str,
+    created: list[str],
+    problems: list[str],
+    paths: tuple[str, str],
+    tracked: frozenset[str] = frozenset(),
 ) -> Plan:
     path = directory / name
     who = owner(path)
+    if name in tracked and who != "vibegit":  # the project's own hook: renaming or rewriting it dirties the tree
+        return Plan(name, "tracked", path, script(name, python, (), paths), who)
     if who == "vibegit":
         text = script(name, python, _created(path), paths)
         return Plan(name, _compared(path, text), path, text)
@@ -353,7 +361,9 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     created = [str(d) for d in missing]
     problems: list[str] = []
     paths = git_paths(cwd)
-    plans = [_plan(name, directory, python, created, problems, paths) for name in names]
+    in_tree = where.top is not None and hooks_at.root == where.top
+    tracked = _tracked(where, hooks_at) if in_tree else frozenset()
+    plans = [_plan(name, directory, python, created, problems, paths, tracked) for name in names]
     if problems:
         raise Refused("; ".join(problems) + ", then run 'vibegit install' again (nothing was changed)")
     if missing and hooks_at.rel:
@@ -365,6 +375,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     for plan in plans:
         private.write(plan.name, script(plan.name, python, (), paths))
         _carry_out(plan, hooks_at)
+    if in_tree:
+        _exclude(where, hooks_at)
     for d in reversed(missing):
         say(f"created {d} (uninstall removes it again when empty)")
     if _is_husky(directory) and "pre-commit" not in names:
@@ -396,6 +408,13 @@ def _carry_out(plan: Plan, at: Dir) -> None:
         return
     if plan.action == "manager":
         say(_manager_advice(plan, directory))
+        return
+    if plan.action == "tracked":
+        say(
+            f"{name}: {path} is the project's (git tracks it): vibegit leaves it as it is. To run vibegit's "
+            f"{name} too, add this line to it (safe to commit: it does nothing where vibegit is not installed):\n"
+            f"    {caller_line(name)}"
+        )
         return
     if plan.action == "legacy":
         chained = Path(str(path) + CHAINED)
@@ -499,6 +518,10 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
             f"git-lfs's hooks are in place again ({', '.join(restored_lfs)}), but git-lfs is no longer configured "
             "here: 'git lfs uninstall --local' removes them now (it left them while vibegit's were in front)"
         )
+    if where.top is not None and dirs[0].root == where.top:
+        _exclude(where, dirs[0])  # what of vibegit's is left there (after --hook), else no block at all
+    else:
+        _unexclude(where)
     for own in (where.private, where.private.parent):
         try:
             own.rmdir()
@@ -511,6 +534,67 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
         except OSError:
             pass
     return OK
+
+
+# -- a hooks directory inside the working tree: never dirtied -----------------------
+
+EXCLUDED = Path("vibegit") / "exclude"  # under the git common dir: the text install added to info/exclude
+_EXCLUDE_HEAD = "# vibegit's hook shims, kept out of 'git add' (vibegit uninstall takes these lines out)\n"
+
+
+def _tracked(where: Place, at: Dir) -> frozenset[str]:
+    """The hooks (by name) git tracks in ``at``, a hooks directory inside the working tree."""
+    names = [f"{at.rel}/{name}{suffix}" for name in HOOK_NAMES for suffix in ("", LEGACY)]
+    proc = git.run(["--literal-pathspecs", "ls-files", "-z", "--", *names], cwd=where.top, check=False)
+    return frozenset(p.rsplit("/", 1)[-1] for p in git.text(proc.stdout).split("\0") if p)
+
+
+def _pattern(rel: str) -> str:
+    """``rel`` as an info/exclude line that matches it alone (from the top, no glob)."""
+    escaped = re.sub(r"([\\*?\[])", r"\\\1", rel)
+    return "/" + (escaped[:-1] + "\\ " if escaped.endswith(" ") else escaped)
+
+
+def _exclude(where: Place, at: Dir) -> None:
+    """List vibegit's files in ``at`` (its shims, the hooks they chain) in
+    info/exclude, in one block of its own, so 'git add .' never takes them;
+    the text added is kept beside, so uninstall takes out exactly that."""
+    _unexclude(where)
+    ours = [
+        f
+        for name in HOOK_NAMES
+        for f in (name, name + CHAINED, name + LEGACY, name + LEGACY + CHAINED)
+        if is_ours(at.path / f) or (f.endswith(CHAINED) and os.path.lexists(at.path / f))
+    ]
+    if not ours:
+        return
+    text = (fs.read(where.common, "info/exclude", 1 << 20) or b"").decode(errors="surrogateescape")
+    block = _EXCLUDE_HEAD + "".join(_pattern(f"{at.rel}/{f}") + "\n" for f in ours)
+    added = ("" if not text or text.endswith("\n") else "\n") + block
+    fs.write(where.common, EXCLUDED, added.encode(errors="surrogateescape"))
+    fs.append(where.common, "info/exclude", added.encode(errors="surrogateescape"))
+
+
+def _unexclude(where: Place) -> None:
+    """Take out of info/exclude the block ``_exclude`` added, byte for byte
+    (its leading newline too when nothing was added after it)."""
+    added = fs.read(where.common, EXCLUDED, 1 << 20)
+    if added is None:
+        return
+    data = fs.read(where.common, "info/exclude", 1 << 20) or b""
+    block = added.removeprefix(b"\n")
+    if data.endswith(added):
+        data = data[: len(data) - len(added)]
+    elif block in data:
+        data = data.replace(block, b"", 1)
+    else:  # edited since: each line of ours that is still there, once
+        lines = data.splitlines(keepends=True)
+        for line in block.splitlines(keepends=True):
+            if line in lines:
+                lines.remove(line)
+        data = b"".join(lines)
+    fs.write(where.common, "info/exclude", data)
+    fs.remove(where.common, EXCLUDED)
 
 
 # -- do vibegit's hooks still run where git looks? ---------------------------------
@@ -558,9 +642,15 @@ def _runs(where: Place, name: str) -> tuple[str, Path]:
     who = owner(path)
     if who == "pre-commit" and is_ours(where.hooks / (name + LEGACY)):
         return who, where.hooks / (name + LEGACY)
-    if who in ("husky", "lefthook"):
+    if who in ("husky", "lefthook") or _calls_ours(path, name, who):
         return who, where.private / name
     return who, path
+
+
+def _calls_ours(path: Path, name: str, who: str) -> bool:
+    """A hook of the project's (tracked in its hooks directory) that calls
+    vibegit's copy of hook ``name``: the line install printed for it."""
+    return who not in ("vibegit", "none") and f"vibegit/hooks/{name}" in (_head(path) or "")
 
 
 def _problem(where: Place, name: str) -> str | None:
@@ -568,7 +658,8 @@ def _problem(where: Place, name: str) -> str | None:
     command that mends it; None when it runs."""
     what = t("hooks.lock_check" if name == LOCK_HOOK else "hooks.hook", name=name)
     who, path = _runs(where, name)
-    if who in ("husky", "lefthook") and not _called_by_manager(where, name, who):
+    called = _called_by_manager(where, name, who) if who in ("husky", "lefthook") else False
+    if who in ("husky", "lefthook") and not (called or _calls_ours(where.hooks / name, name, who)):
         if who == "lefthook" and is_ours(where.hooks / (name + LEFTHOOK_OLD)):
             return t("hooks.lefthook_old", what=what, old=name + LEFTHOOK_OLD)
         return t("hooks.manager", what=what, who=who, name=name)
@@ -576,7 +667,7 @@ def _problem(where: Place, name: str) -> str | None:
         if where.hooks_path is not None and is_ours(where.default_hooks / name):
             return t("hooks.moved", what=what, hooks=where.hooks)
         return t("hooks.missing", what=what, path=path)
-    if who not in ("vibegit", "husky", "lefthook") and path.name == name:  # the framework's: no NAME.legacy of ours
+    if who not in ("vibegit", "husky", "lefthook") and path == where.hooks / name:  # the framework's: no NAME.legacy
         return t("hooks.foreign", what=what, path=path, who=who or t("hooks.someone"))
     if not os.access(path, os.X_OK):
         return t("hooks.not_executable", what=what, path=path)

@@ -141,13 +141,8 @@ def adopt(
     state = current.state
     if not there:
         return state
-    if not shown.commits:  # vibegit never wrote this mirror: the knowledge docs found there are the user's
-        for name in KNOWLEDGE:
-            rel = _rel(settings, name)
-            disk = _read(repo, rel)
-            if disk is not None and disk != current.files.get(name):
-                state = _adopt_one(repo, name, disk, rel, state, notices)
-        return state
+    if not shown.commits:  # vibegit never wrote this mirror: what is there is the user's
+        return _adopt_first(repo, settings, current, notices)
     base = shown.commits[0]
     written = _Written(repo, cat, shown, loaded)
     base_files = written.files(base)
@@ -185,6 +180,38 @@ def adopt(
     return state
 
 
+FIRST_ADOPTED = (KANBAN, CONTEXT, MEMORY, *KNOWLEDGE)  # what a first event adopts; the rest is saved only
+
+
+def _adopt_first(repo: git.Repo, settings: Settings, current: Flow, notices: list[str]) -> State:
+    """Before vibegit first writes a mirror, the state files found there are
+    the user's (or an agent's), written by hand: each that validates is
+    adopted where the event keeps it (the tasks and notes of the workflow
+    it is for, the shared memory added to, the knowledge docs); ``write``
+    saves them all before it replaces or removes any."""
+    state = current.state
+    for name in FIRST_ADOPTED:
+        rel = _rel(settings, name)
+        disk = _read(repo, rel)
+        if disk is None or disk == current.files.get(name):
+            continue
+        if name in (KANBAN, CONTEXT) and (not current.id or (state.tasks if name == KANBAN else state.notes)):
+            continue  # no workflow to hold them (a start begins empty), or it has its own: saved, named
+        try:
+            if name == MEMORY:
+                from vibegit.core.merge import merge_memory
+
+                found = replace(parse_memory(disk, rel), docs=state.memory.docs)
+                both, _ = merge_memory(None, state.memory, found, here="", there=rel, theirs_newer=False)
+                state = replace(state, memory=both)
+                notices.append(t("mirror.adopted", rel=rel))
+            else:
+                state = _adopt_one(repo, name, disk, rel, state, notices)
+        except BadInput as err:
+            notices.append(t("mirror.first_not_adopted", error=err))
+    return state
+
+
 def _keep_beside(repo: git.Repo, rel: str, data: bytes, suffix: str, notices: list[str], why: str) -> None:
     """The edit kept as a side file, never replacing an older one (nor written through a link)."""
     kept = fs.free_name(repo.toplevel, rel, suffix, data)
@@ -193,20 +220,44 @@ def _keep_beside(repo: git.Repo, rel: str, data: bytes, suffix: str, notices: li
     notices.append(t("mirror.kept_beside", why=why, name=(kept or rel + suffix).rsplit("/", 1)[-1]))
 
 
+# What a hand edit of the mirror may not change: which workflow it is, the
+# branch and worktree it is bound to, who holds its lock and how. Each is
+# the record of a command (field, its value in a state, the command); the
+# rest (goal, notes, next action, questions, tasks, memory ...) is content.
+_START = "vibegit start"
+_STATUS = "vibegit pause, resume, complete, abort or unlock"
+_SESSION_BOUND: tuple[tuple[str, Callable[[State], object], str], ...] = (
+    ("workflow.id", lambda s: s.workflow.id, _START),
+    ("mode.type", lambda s: s.mode.type, _START),
+    ("mode.workflow_name", lambda s: s.mode.workflow_name, _START),
+    ("workflow.status", lambda s: s.workflow.status, _STATUS),
+    ("workflow.branch", lambda s: s.workflow.branch, _START),
+    ("workflow.worktree", lambda s: s.workflow.worktree, _START),
+    ("checkpoint.snapshot", lambda s: s.checkpoint.snapshot if s.checkpoint else None, "vibegit checkpoint"),
+)
+_LOCK_BOUND: tuple[tuple[str, Callable[[Lock], object], str], ...] = (
+    ("workflow", lambda k: k.workflow, _START),
+    ("host", lambda k: k.host, "vibegit resume"),
+    ("worktree", lambda k: k.worktree, "vibegit resume"),
+    ("locked_at", lambda k: k.locked_at, "vibegit resume"),
+    ("locked", lambda k: k.locked, _STATUS),
+    ("paused", lambda k: k.paused, _STATUS),
+)
+
+
+def _by_command(rel: str, what: str, mine: object, theirs: object, command: str) -> None:
+    """A field only ``command`` changes: an edit of it is refused in one line."""
+    if mine != theirs:
+        value = getattr(theirs, "value", theirs)
+        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
+        raise BadInput(t("mirror.by_command", rel=rel, field=what, command=command, value=shown))
+
+
 def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, notices: list[str]) -> State:
     if name == SESSION:
         edited = parse_session(disk, rel)
-        for what, mine, theirs in (
-            ("workflow.status", edited.workflow.status, state.workflow.status),
-            ("mode.type", edited.mode.type, state.mode.type),
-            ("mode.workflow_name", edited.mode.workflow_name, state.mode.workflow_name),
-            ("workflow.id", edited.workflow.id, state.workflow.id),
-        ):
-            if mine != theirs:
-                raise BadInput(
-                    f"{rel}: {what} is changed by vibegit commands (start, pause, resume, "
-                    f"complete, abort), not by hand; set it back to {getattr(theirs, 'value', theirs)!r}"
-                )
+        for what, value, command in _SESSION_BOUND:
+            _by_command(rel, what, value(edited), value(state), command)
         current = edited.workflow.current_task
         if current and state.task(current) is None:
             raise BadInput(f"{rel}: workflow.current_task: unknown task {current!r}")
@@ -246,8 +297,8 @@ def _adopt_one(repo: git.Repo, name: str, disk: bytes, rel: str, state: State, n
                 t("mirror.lock_by_hand", rel=rel),
             )
             return state
-        if (lock.locked, lock.paused) != (state.lock.locked, state.lock.paused):
-            raise BadInput(f"{rel}: locked/paused are changed by vibegit pause, resume or unlock, not by hand")
+        for what, held, command in _LOCK_BOUND:
+            _by_command(rel, what, held(lock), held(state.lock), command)
         notices.append(t("mirror.adopted", rel=rel))
         return replace(state, lock=lock)
     if name == MEMORY:
@@ -275,6 +326,8 @@ def write(
         ensure_excluded(repo, settings)
         exists(repo, settings)  # no link as the mirror directory
         before = _shown(repo)
+        if not before.commits:
+            _save_first(repo, settings, files, notices)
         during = before.commits if before.workflow == workflow_id else ()
         _mark(repo, Shown(workflow_id, (commit, *during)))
         for name in STATE_FILES:
@@ -293,8 +346,44 @@ def write(
                 if found is not None and stat.S_ISREG(found.st_mode):
                     fs.remove(top, rel)
         _mark(repo, Shown(workflow_id, (commit,)))
-    except (OSError, BadInput) as err:
+    except (OSError, BadInput, Refused) as err:
         notices.append(t("mirror.not_updated", mirror=settings.mirror_dir, error=err))
+
+
+def _save_first(repo: git.Repo, settings: Settings, files: dict[str, str], notices: list[str]) -> None:
+    """Before vibegit first writes a mirror: every state file there that the
+    write would replace or remove is the user's; it is copied to a checked
+    backup first, and named with the command that puts it back (an error
+    here stops the write: nothing of theirs is replaced unsaved)."""
+    from vibegit.infra import snapshot
+
+    found = []
+    for name in STATE_FILES:
+        rel = _rel(settings, name)
+        there = fs.lstat(repo.toplevel, rel)
+        if there is None or (name in KNOWLEDGE and name not in files):
+            continue  # nothing there, or left as it is
+        try:
+            same = _read(repo, rel) == files[name].encode() if name in files else False
+        except BadInput:
+            same = False  # a link or an oversized file: the write says what is wrong
+        if not same:
+            found.append(rel)
+    if not found:
+        return
+    from vibegit.infra import machine
+
+    backup = snapshot.save(repo, found, machine.now().replace(":", "").replace("-", ""))
+    names = ", ".join(rel.rsplit("/", 1)[-1] for rel in found)
+    notices.append(
+        t(
+            "mirror.saved_first",
+            mirror=settings.mirror_dir,
+            names=names,
+            backup=backup,
+            restore=snapshot.put_back(repo, backup),
+        )
+    )
 
 
 SKILL_FILES = (SESSION, LOCK, CONTEXT, KANBAN, CHECKPOINT, *SHARED_FILES)  # what an earlier set-up may have left
@@ -415,6 +504,9 @@ def show(
         return
     if foreign(repo, settings) is not None:
         say(t("mirror.left_foreign", mirror=settings.mirror_dir))
+        return
+    if not shown.commits and there and any(fs.lstat(repo.toplevel, _rel(settings, n)) for n in STATE_FILES):
+        say(t("mirror.left_unwritten", mirror=settings.mirror_dir))  # the next event adopts them, or saves them
         return
     if shown.commits and there and cat.get(shown.commits[0]) is not None:
         written = _Written(repo, cat, shown)

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from vibegit.core import configfiles
 from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.records import NamedTuple
@@ -192,38 +193,34 @@ class Plan(NamedTuple):
     withheld: dict[str, str]  # path -> why it is never restored from the state branch
     nested: dict[str, str]  # path -> the nested repository it would write into or over: never written
     wanted: dict[str, Change]  # the snapshot's own changes, by path
-
-
-# What a snapshot from the state branch never restores, whatever it claims:
-# vibegit's commands and the agents' settings run commands; the mirror and
-# .git are vibegit's and git's. Names are compared as a case-insensitive
-# file system would see them (case, Unicode form, ignorable characters,
-# trailing dots and spaces), so no alias of them gets through.
-RUNS_COMMANDS = (".vibegit", ".claude", ".codex", ".cursor", ".gemini")
-_IGNORABLE = dict.fromkeys([*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0xFEFF, 0x00AD])
-
-
-def _folded(name: str) -> str:
-    import unicodedata
-
-    text = unicodedata.normalize("NFC", name.translate(_IGNORABLE)).casefold()
-    return text.rstrip(". ")
+    configuration: dict[str, str]  # path -> what runs it: withheld, as it differs here; a person takes it
 
 
 def withheld(path: str, mirror_dir: str) -> str | None:
-    """Why ``path`` (from a snapshot) is never restored, or None."""
+    """Why ``path`` (from a snapshot) is never restored, or None: git's and
+    vibegit's own places, compared as a case-insensitive file system would
+    see the names (``configfiles.folded``), so no alias of them gets through."""
     names = path.split("/")
     if any(n in ("", ".", "..") or "\0" in n for n in names):
         return "not a path inside the working tree"
-    folded = [_folded(n) for n in names]
+    folded = [configfiles.folded(n) for n in names]
     if any(n in (".git", "git~1") for n in folded):
         return "git's own directory"
-    if folded[0] in RUNS_COMMANDS:
-        return "vibegit or an agent runs commands from there"
-    mirror = [_folded(n) for n in mirror_dir.split("/")]
+    mirror = [configfiles.folded(n) for n in mirror_dir.split("/")]
     if folded[: len(mirror)] == mirror or mirror[: len(folded)] == folded:
         return "vibegit's mirror of the state"
     return None
+
+
+def hooks_dirs(repo: git.Repo, config: dict[str, str]) -> tuple[str, ...]:
+    """The directory git takes hooks from, from the top of the working tree
+    (as set, and with links resolved), when it lies inside it (``core.hooksPath``)."""
+    value = config.get("core.hookspath")
+    if not value:
+        return ()
+    hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
+    found = [fs.relative(hooks, repo.toplevel), fs.relative(Path(os.path.realpath(hooks)), repo.toplevel.resolve())]
+    return tuple(dict.fromkeys(f for f in found if f and f != "."))
 
 
 class _Disk(NamedTuple):
@@ -294,7 +291,7 @@ def _same(a: Side | None, b: Side | None) -> bool:
     return a.oid == b.oid and (a.mode == "120000") == (b.mode == "120000")
 
 
-def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Plan:
+def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str, hooks: tuple[str, ...] = ()) -> Plan:
     """What restoring ``snapshot`` (taken on top of tree ``base``) would do.
 
     Only the snapshot's own changes (base → snapshot) are carried over, so a
@@ -302,12 +299,15 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Pl
     tree is looked at directly (ignored files, directories and links too):
     a path is written only where nothing stands or HEAD's version does,
     which is never a loss; anything else of the user's in the way is named.
+    Configuration (``configfiles``; ``hooks``: the hooks directory git uses)
+    the restore would change is withheld, whatever stands there.
     """
     base = base or empty_tree(repo)
     head = head_tree(repo)
     wanted = diff(repo, base, snapshot)
     moved = diff(repo, base, head) if base != head else {}
-    out = Plan([], [], {}, [], 0, frozenset(p for p, c in wanted.items() if c.new is None), {}, {}, wanted)
+    gone = frozenset(p for p, c in wanted.items() if c.new is None)
+    out = Plan([], [], {}, [], 0, gone, {}, {}, wanted, {})
     here = _Here(repo)
     todo: list[str] = []
     for path, change in sorted(wanted.items()):
@@ -362,6 +362,18 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Pl
                 out.write.append(path)
         else:
             out.local[path] = path  # changed here (deleted here, too)
+    for path in [*out.write, *out.delete, *out.head_moved, *out.local, *dirs]:  # what would change
+        why = configfiles.why(path, hooks)
+        if why is not None:
+            out.configuration[path] = why
+    if out.configuration:
+        held = out.configuration
+        out.write[:] = [p for p in out.write if p not in held]
+        out.delete[:] = [p for p in out.delete if p not in held]
+        out.head_moved[:] = [p for p in out.head_moved if p not in held]
+        dirs = [p for p in dirs if p not in held]
+        for path in held:
+            out.local.pop(path, None)
     deleting = set(out.delete)
     for path in dirs:
         inside = fs.inventory(repo.toplevel, path, digest=False)
@@ -383,7 +395,32 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str) -> Pl
 def in_the_way(repo: git.Repo, p: Plan) -> list[str]:
     """What of the user's ``--force`` saves and removes: the outermost of what stands in the way."""
     found = sorted({where for where in p.local.values() if fs.lstat(repo.toplevel, where) is not None})
+    return _outermost(found)
+
+
+def _outermost(found: list[str]) -> list[str]:
     return [w for w in found if not any(w.startswith(o + "/") for o in found)]
+
+
+def standing(repo: git.Repo, paths: list[str]) -> list[str]:
+    """What stands at ``paths``, or in their way (a file or link where a
+    parent directory should be): the outermost of each, to save first."""
+    here = _Here(repo)
+    found: set[str] = set()
+    for path in paths:
+        block = here.blocked(path)
+        if block is not None:
+            found.add(block[0])
+        elif here.at(path).kind != "missing":
+            found.add(path)
+    return _outermost(sorted(found))
+
+
+def put_back(repo: git.Repo, backup: Path) -> str:
+    """The one command that copies a backup (``save``) back into the working tree."""
+    import shlex
+
+    return f"cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(repo.toplevel))}/"
 
 
 def save(repo: git.Repo, paths: list[str], stamp: str) -> Path:
