@@ -23,7 +23,7 @@ from vibegit.core.records import field, frozen, mutable, replace
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git, hookfiles, machine, mirror, store
+from vibegit.infra import git, hookfiles, machine, mirror, output, store
 from vibegit.infra.formats import SHARED_FILES, render_all
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -126,7 +126,7 @@ this_host = machine.this_host
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    print(text, file=output.stdout(), flush=True)
 
 
 def say_json(value: object) -> None:
@@ -137,7 +137,7 @@ def say_json(value: object) -> None:
 
 
 def warn(text: str) -> None:
-    print(f"vibegit: {text}", file=sys.stderr, flush=True)
+    print(f"vibegit: {text}", file=output.stderr(), flush=True)
 
 
 @mutable
