@@ -349,6 +349,30 @@ def test_a_yes_acts_on_the_workflow_asked_about_or_on_nothing(repo: Path, vg: VG
     assert state_of(vg, "--workflow", "beta")["workflow"]["status"] == "running"
 
 
+def test_the_resident_server_reads_the_settings_again_when_a_file_changes(repo: Path, vg: VG, tmp_path: Path) -> None:
+    """The server finds the repository once and keeps its settings while the
+    files they come from stay as they were; an include is read every time."""
+    start_workflow(vg)
+    extra = tmp_path / "extra.cfg"
+
+    async def use(client: ClientSession) -> list[str]:
+        said = [text_of(await client.call_tool("status", {}))]
+        git(repo, "config", "vibegit.lang", "zh")
+        said.append(text_of(await client.call_tool("status", {})))
+        git(repo, "config", "--unset", "vibegit.lang")
+        said.append(text_of(await client.call_tool("status", {})))
+        extra.write_text("[vibegit]\n\tlang = zh\n")
+        git(repo, "config", "include.path", str(extra))
+        said.append(text_of(await client.call_tool("status", {})))
+        extra.write_text("[vibegit]\n\tlang = en\n")
+        said.append(text_of(await client.call_tool("status", {})))
+        return said
+
+    said, _ = connected(repo, None, use)
+    chinese = ["## 🔄 会话恢复" in text for text in said]
+    assert chinese == [False, True, False, True, False], said
+
+
 def test_every_error_is_one_clear_line(repo: Path, vg: VG) -> None:
     start_workflow(vg)
     phase, task, memory, no_such = session(

@@ -393,6 +393,9 @@ def serve() -> int:
     if workdir and os.path.isdir(workdir):
         os.chdir(workdir)
     server = build()
+    from vibegit import app
+
+    app.stay_resident()
     requests = os.fdopen(os.dup(sys.stdin.fileno()), "r", encoding="utf-8", closefd=True)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", closefd=True)
     nothing = os.open(os.devnull, os.O_RDONLY)
