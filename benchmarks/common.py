@@ -43,6 +43,7 @@ UNSET = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE", "PYTHONSTARTUP",
 class Install:
     python: Path  # the venv's bin/python (not resolved: the venv is in its path)
     how: str  # for the header
+    built: bool = False  # built by this run (a benchmark may add to it), not given with --python
 
     @property
     def bin(self) -> Path:
@@ -97,7 +98,8 @@ def _build() -> Install:
     package, compiled, total = _vibegit_of(python)
     if compiled < total:
         raise SystemExit(f"benchmark install failed: bytecode for {compiled} of {total} modules in {package}")
-    return Install(python, f"a fresh venv (python -m venv), {how}: not editable, bytecode {compiled}/{total} by pip")
+    how = f"a fresh venv (python -m venv), {how}: not editable, bytecode {compiled}/{total} by pip"
+    return Install(python, how, built=True)
 
 
 _BYTECODE = """\

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import VG, Machines, Result, init_repo, make_dirty
+from vibegit.core import messages
 from vibegit.core.agents import MARKERS
 from vibegit.main import main
 
@@ -59,6 +60,7 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
         monkeypatch.setenv(f"GIT_{role}_NAME", "Test User")
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "test@example.com")
         monkeypatch.setenv(f"GIT_{role}_DATE", "2025-01-12T10:00:00Z")
+    messages.reset()  # English, nothing forced: a test that calls the core directly sees no earlier test's --lang
     # The hooks installed by tests must find this vibegit.
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     return home

@@ -12,6 +12,7 @@ user's lifecycle hooks.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from vibegit.core.records import field, frozen, mutable, replace
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git, hookfiles, machine, mirror, store
+from vibegit.infra import git, hookfiles, machine, mirror, output, store
 from vibegit.infra.formats import SHARED_FILES, render_all
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -46,13 +47,54 @@ class Context:
 
 def open_repo(cwd: Path | None = None) -> Context:
     """The repository around ``cwd`` and its settings: a lookup, nothing moves."""
-    repo = git.find_repo(cwd)
-    config = git.read_config(repo)
+    repo, config = _found(cwd)
     conf = settings(config)
     messages.use(conf.lang)  # the run's language: --lang (forced earlier) wins over vibegit.lang
     if messages.forced():
         conf = replace(conf, lang=messages.forced())
     return Context(repo, config, conf)
+
+
+@mutable
+class _Kept:
+    """The repository around a directory, and its config as read when its files had ``stamp``."""
+
+    repo: git.Repo
+    files: list[Path] | None  # None: not to be told by the files (git.config_files)
+    stamp: tuple[object, ...]
+    config: dict[str, str]
+
+
+_kept: dict[str, _Kept] | None = None  # by directory; None: one command in this process
+
+
+def stay_resident() -> None:
+    """This process serves many commands from now on (``vibegit mcp``): the
+    repository around a directory is found once, and its config is read
+    again only when one of the files it comes from changed (two git processes
+    fewer a command; a file's stat is a few microseconds)."""
+    global _kept
+    _kept = {}
+
+
+def _found(cwd: Path | None) -> tuple[git.Repo, dict[str, str]]:
+    kept = _kept
+    try:
+        here = os.getcwd() if kept is not None and cwd is None else None
+    except OSError:
+        here = None  # a deleted directory: find_repo says so
+    if kept is None or here is None:
+        repo = git.find_repo(cwd)
+        return repo, git.read_config(repo)
+    known = kept.get(here)
+    if known is not None and known.files is not None and git.stamp(known.files) == known.stamp:
+        return known.repo, dict(known.config)
+    repo = known.repo if known is not None else git.find_repo()
+    files = git.config_files(repo)
+    stamp = git.stamp(files) if files is not None else ()  # before the read: a write meanwhile shows next time
+    config = git.read_config(repo)
+    kept[here] = _Kept(repo, files, stamp, config)
+    return repo, dict(config)
 
 
 def enter(cwd: Path | None = None) -> Context:
@@ -126,7 +168,7 @@ this_host = machine.this_host
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    print(text, file=output.stdout(), flush=True)
 
 
 def say_json(value: object) -> None:
@@ -137,7 +179,7 @@ def say_json(value: object) -> None:
 
 
 def warn(text: str) -> None:
-    print(f"vibegit: {text}", file=sys.stderr, flush=True)
+    print(f"vibegit: {text}", file=output.stderr(), flush=True)
 
 
 @mutable

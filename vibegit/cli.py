@@ -421,13 +421,16 @@ def learn() -> int:
 
 @parser.command()
 def mcp() -> int:
-    """Serve the workflow state to an agent over MCP (stdio); needs pip install 'vibegit[mcp]'.
+    """Serve the whole workflow to an agent over MCP (stdio); needs pip install 'vibegit[mcp]'.
 
-    Tools: status, task_add, task_start, task_done, context, checkpoint,
-    pause, and complete, abort, unlock, which ask the user to confirm through
-    the client (MCP elicitation); a client that cannot ask gets a refusal
-    telling the user to confirm in a terminal. Resource: vibegit://state.
-    'vibegit install --agent NAME --mcp' registers it."""
+    Tools, with the CLI's parameters by the CLI's names: status, list,
+    task_list, memory_list (read-only); start, phase, task_add, task_start,
+    task_done, context, checkpoint, pause, resume, memory_add,
+    memory_remove; and complete, abort, unlock, which ask the user to
+    confirm through the client (MCP elicitation), naming the workflow and
+    its id, and act on that workflow only; a client that cannot ask gets a
+    refusal telling the user to confirm in a terminal. Resource:
+    vibegit://state. 'vibegit install --agent NAME --mcp' registers it."""
     from vibegit.commands import mcp as mcp_
 
     return mcp_.serve()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Phase, Result, State
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import git, mirror, store, userhooks
+from vibegit.infra import git, mirror, output, store, userhooks
 
 
 def init() -> int:
@@ -109,7 +107,7 @@ def complete(
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
         data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
-        userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=sys.stderr, flush=True))
+        userhooks.before_complete(hooks, data, ctx.repo, lambda text: print(text, file=output.stderr(), flush=True))
     question = t(
         "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
     )

@@ -12,39 +12,51 @@ The Chinese follows the skill documents' words: 工作流, 阶段, 任务, 断�
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 LANGS = ("en", "zh")
 PHASE_TITLES = {"R1": "Research", "I": "Innovate", "P": "Plan", "E": "Execute", "R2": "Review"}  # in both languages
 
-_run = {"lang": "en", "forced": ""}
+_process = {"lang": "en", "forced": ""}
+# The run's language: the process's, or (``own``) one MCP tool call's, which
+# runs beside others in the same process and must not switch theirs.
+_run: ContextVar[dict[str, str]] = ContextVar("vibegit_language", default=_process)
 
 
 def use(lang: str, *, force: bool = False) -> None:
     """This run's language; a forced one (``--lang``) wins over any later ``use``."""
     if lang not in LANGS:
         return
+    run = _run.get()
     if force:
-        _run["forced"] = lang
-    _run["lang"] = _run["forced"] or lang
+        run["forced"] = lang
+    run["lang"] = run["forced"] or lang
 
 
 def reset() -> None:
     """English, nothing forced: a new run (tests run many in one process)."""
-    _run.update(lang="en", forced="")
+    _run.get().update(lang="en", forced="")
+
+
+def own() -> None:
+    """A language of this context's own from now on, English until ``use``d:
+    one MCP tool call is a run of its own (its thread has a copy of the context)."""
+    _run.set({"lang": "en", "forced": ""})
 
 
 def lang() -> str:
-    return _run["lang"]
+    return _run.get()["lang"]
 
 
 def forced() -> str:
     """The language ``--lang`` forced, or ""."""
-    return _run["forced"]
+    return _run.get()["forced"]
 
 
 def template(key: str, lang: str | None = None) -> str:
     """Message ``key``'s template in ``lang`` (default: this run's), its parameters unfilled."""
     en, zh = MESSAGES[key]
-    return zh if (lang or _run["lang"]) == "zh" else en
+    return zh if (lang or _run.get()["lang"]) == "zh" else en
 
 
 def t(key: str, /, lang: str | None = None, **params: object) -> str:
@@ -915,16 +927,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vibegit mcp 需要 MCP SDK：pip install 'vibegit[mcp]'",
     ),
     "mcp.ask_complete": (
-        "Mark the workflow {name!r} complete ({done}/{total} tasks done)?",
-        "将工作流 {name!r} 标记为完成（{done}/{total} 任务完成）？",
+        "Mark the workflow {name!r} ({id}) complete ({done}/{total} tasks done)?",
+        "将工作流 {name!r}（{id}）标记为完成（{done}/{total} 任务完成）？",
     ),
     "mcp.ask_abort": (
-        "Abort the workflow {name!r}? Its progress is kept; the workflow ends.",
-        "放弃工作流 {name!r}？进度保留，工作流结束。",
+        "Abort the workflow {name!r} ({id})? Its progress is kept; the workflow ends.",
+        "放弃工作流 {name!r}（{id}）？进度保留，工作流结束。",
     ),
     "mcp.ask_unlock": (
-        "Release the lock of the workflow {name!r} at once, ending it?",
-        "立即释放工作流 {name!r} 的锁并结束它？",
+        "Release the lock of the workflow {name!r} ({id}) at once, ending it?",
+        "立即释放工作流 {name!r}（{id}）的锁并结束它？",
     ),
     "mcp.cannot_ask": (
         "this client cannot ask the user (no MCP elicitation): ask the user to confirm in a terminal with "
@@ -938,6 +950,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "mcp.cancelled": (
         "the user cancelled: nothing was recorded; the workflow goes on as it was",
         "用户取消了：未记录任何内容；工作流照旧继续",
+    ),
+    "mcp.no_answer": (
+        "the client answered 'accept' without the user's answer ({error}): nothing was recorded; ask again",
+        "客户端回答了 'accept'，却没有用户的答复（{error}）：未记录任何内容；请再问一次",
+    ),
+    "mcp.changed": (
+        "the user confirmed {name!r} ({id}), but this call now names {now}: nothing was done; ask again",
+        "用户确认的是 {name!r}（{id}），但此调用现在指向 {now}：未做任何事；请再问一次",
+    ),
+    "mcp.changed_none": ("no workflow", "没有工作流"),
+    "mcp.ended": (
+        "the user confirmed {name!r} ({id}), but it is {status} now (it changed while the user was asked): "
+        "nothing was done",
+        "用户确认的是 {name!r}（{id}），但它现在{status}（询问期间发生了变化）：未做任何事",
     ),
     # -- the pre-commit hook --
     "block.phase": ("phase {phase} ({long})", "阶段 {phase}（{long}）"),

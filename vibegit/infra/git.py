@@ -228,6 +228,43 @@ def read_config(repo: Repo) -> dict[str, str]:
     return config
 
 
+def config_files(repo: Repo) -> list[Path] | None:
+    """Every file ``repo``'s config can come from, for a long-running process
+    to tell by their ``stamp`` that the config it read is still current: the
+    files git names as the origins of its settings now, and the ones it reads
+    when they exist (the repository's own, the worktree's, the user's, the
+    system's). None when that cannot be told from files alone: an include
+    (its file may not exist yet, and includeIf may hang on the branch)."""
+    proc = run(["config", "-z", "--list", "--show-origin", "--name-only"], cwd=repo.toplevel, check=False)
+    listed = proc.stdout.split(b"\0")
+    files = {repo.common_dir / "config", repo.git_dir / "config.worktree"}
+    for origin, name in zip(listed[0::2], listed[1::2], strict=False):
+        if name.lower().startswith((b"include.", b"includeif.")):
+            return None
+        if origin.startswith(b"file:"):
+            files.add(repo.toplevel / text(origin[5:]))  # relative to where git ran
+    home = Path(os.environ.get("HOME") or os.path.expanduser("~"))
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(home / ".config")
+    given = os.environ.get("GIT_CONFIG_GLOBAL")
+    files.update([Path(given)] if given else [home / ".gitconfig", Path(xdg) / "git" / "config"])
+    if os.environ.get("GIT_CONFIG_NOSYSTEM", "").lower() not in ("1", "true", "yes", "on"):
+        files.add(Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
+    return sorted(files)
+
+
+def stamp(paths: Iterable[Path]) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """What changes when one of ``paths`` is written, created or removed (inode, size, times)."""
+    found: list[tuple[int, int, int, int] | None] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            found.append(None)
+            continue
+        found.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(found)
+
+
 class Identity(NamedTuple):
     name: str
     email: str

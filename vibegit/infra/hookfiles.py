@@ -39,7 +39,7 @@ from vibegit.core.messages import t
 from vibegit.core.records import frozen
 from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
-from vibegit.infra import fs, git
+from vibegit.infra import fs, git, output
 
 HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
 DEFAULT_HOOKS = ("post-checkout", "reference-transaction", "pre-push", "post-rewrite")
@@ -298,7 +298,8 @@ class Plan:
 
 def say(text: str) -> None:
     """Print, with paths' control characters and stray bytes escaped (a directory name is never a terminal command)."""
-    print("\n".join(escape_path(line).replace("\\u0009", "\t") for line in text.split("\n")), flush=True)
+    lines = (escape_path(line).replace("\\u0009", "\t") for line in text.split("\n"))
+    print("\n".join(lines), file=output.stdout(), flush=True)
 
 
 def _compared(path: Path, text: str) -> str:

@@ -95,22 +95,26 @@ class Loaded:
 
 
 def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry, ...]:
+    known = _parsed.get((rev, TREE))  # a tree never changes: an event reads workflows/ three times
+    if known is not None:
+        return known
     found = cat.get(rev)
     if found is None or found[0] != "tree":
         raise GitError(f"{rev}: tree missing from the object store; run 'vibegit doctor'")
-    return tuple(git.parse_tree(repo, found[2]))
+    entries = tuple(git.parse_tree(repo, found[2]))
+    return _remember((found[1], TREE), entries) if found[1] == rev else entries
 
 
 def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[str, ...]) -> dict[str, bytes]:
+    """The files ``names`` of a tree, asked of git at once (one round trip, not one a file)."""
+    wanted = [entry for entry in entries if entry.name in names and entry.mode.startswith("100")]
     files: dict[str, bytes] = {}
-    for entry in entries:
-        if entry.name in names and entry.mode.startswith("100"):
-            blob = cat.get(entry.oid)
-            if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
-                raise GitError(
-                    f"{entry.name} ({entry.oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'"
-                )
-            files[entry.name] = blob[2]
+    for entry, blob in zip(wanted, cat.get_many(entry.oid for entry in wanted), strict=True):
+        if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
+            raise GitError(
+                f"{entry.name} ({entry.oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'"
+            )
+        files[entry.name] = blob[2]
     return files
 
 
@@ -127,9 +131,15 @@ _parsed: dict[
 ] = {}  # by object id: what was parsed once need not be again (a command reads a tip often)
 
 
+TREE = "^{tree}"  # the key's second part for a tree's entries
+
+
 def _remember(key: tuple[str, str], value: T) -> T:
     if len(_parsed) >= 256:
-        _parsed.pop(next(iter(_parsed)))
+        try:
+            _parsed.pop(next(iter(_parsed)))
+        except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
+            pass
     _parsed[key] = value
     return value
 
