@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
+from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput, VibegitError
 
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
@@ -65,7 +66,7 @@ def main(argv: list[str]) -> int:
             from vibegit.handlers.lockcheck import failed
 
             return failed(str(err))
-        print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
+        print(f"vibegit: {name} hook: {clean(str(err), one_line=False)} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
         from vibegit.errors import log_unexpected
 
@@ -75,7 +76,8 @@ def main(argv: list[str]) -> int:
 
             return failed(f"{type(err).__name__}: {err} (details in {where})")
         print(
-            f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",
+            f"vibegit: {name} hook failed: {type(err).__name__}: {clean(str(err), one_line=False)} "
+            f"(details in {where}; git goes on)",
             file=sys.stderr,
         )
     return OK

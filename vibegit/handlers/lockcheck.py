@@ -19,6 +19,7 @@ from vibegit.core.messages import PHASE_TITLES, t
 from vibegit.core.model import Env, State
 from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
+from vibegit.core.text import clean
 from vibegit.core.workflows import Summary, belongs_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 from vibegit.infra import git, machine, store
@@ -123,12 +124,17 @@ def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] 
     return f"{why}; {where}; {doing}"
 
 
+def _say(text: str) -> None:
+    """One line on stderr, made inert: it names the workflow and the task as the state has them."""
+    print(clean(text, one_line=False), file=sys.stderr)
+
+
 def tell(why: str, fix: str, command: str, gitdir: str) -> None:
     """The refusal: why, how to unblock, and how to leave a rebase it stopped."""
-    print(t("block.blocked", why=why), file=sys.stderr)
-    print(t("block.unblock", fix=fix, allow=ALLOW, command=command), file=sys.stderr)
+    _say(t("block.blocked", why=why))
+    _say(t("block.unblock", fix=fix, allow=ALLOW, command=command))
     if any(os.path.isdir(os.path.join(gitdir, d)) for d in ("rebase-merge", "rebase-apply")):
-        print("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.", file=sys.stderr)
+        _say("vibegit: the rebase stopped here: 'git rebase --abort' goes back to where you were.")
 
 
 def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branch: str | None, record: bool) -> int:
@@ -138,7 +144,7 @@ def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branc
         if record and block.workflow:
             _record_allowed(repo, block, commit, branch)
         else:
-            print(f"vibegit: {ALLOW}=1: commit let through although {block.why}", file=sys.stderr)
+            _say(f"vibegit: {ALLOW}=1: commit let through although {block.why}")
         return OK
     tell(block.why, block.fix, command, str(repo.git_dir))
     return REFUSED
@@ -147,12 +153,11 @@ def refuse(repo: git.Repo, block: Block, command: str, commit: str | None, branc
 def failed(reason: str) -> int:
     """The lock check itself failed: the commit is blocked (fail closed), unless allowed."""
     if os.environ.get(ALLOW):
-        print(f"vibegit: the lock check failed ({reason}); {ALLOW}=1: git goes on", file=sys.stderr)
+        _say(f"vibegit: the lock check failed ({reason}); {ALLOW}=1: git goes on")
         return OK
-    print(f"vibegit: commit blocked: the lock check failed: {reason}.", file=sys.stderr)
-    print(
+    _say(f"vibegit: commit blocked: the lock check failed: {reason}.")
+    _say(
         f"vibegit: run 'vibegit doctor' to see what is wrong; or let this one through with '{ALLOW}=1 git …'.",
-        file=sys.stderr,
     )
     return REFUSED
 
@@ -172,10 +177,9 @@ def _record_allowed(repo: git.Repo, block: Block, commit: str | None, branch: st
             announce=False,
         )
     except VibegitError as err:
-        print(f"vibegit: {ALLOW}=1: commit let through; it could not be recorded: {err}", file=sys.stderr)
+        _say(f"vibegit: {ALLOW}=1: commit let through; it could not be recorded: {err}")
         return
-    print(
+    _say(
         f"vibegit: {ALLOW}=1: commit let through while workflow {block.name!r} holds the lock; "
         f"recorded as event {written.commit[:10]} (vibegit log)",
-        file=sys.stderr,
     )
