@@ -708,7 +708,7 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     *[
         (name, cmd)
         for name in ("hidden-ascii", "invisible-mix")
-        for cmd in (STATUS, STATUS_JSON, LOG, RESUME, SESSION_START, STOP, LOCKED_COMMIT)
+        for cmd in (STATUS, STATUS_JSON, LOG, RESUME, FORCE, EVENT, SESSION_START, STOP, LOCKED_COMMIT)
     ],
     *[(name, cmd) for name in ("tagged-yaml",) for cmd in (STATUS_JSON, RESUME, SYNC, DOCTOR, SESSION_START)],
     ("stranger-upstream", DOCTOR),
@@ -867,6 +867,10 @@ def _inert(w: World, args: tuple[str, ...], result: Result) -> None:
         assert result.code != 0 and "commit blocked" in result.err, result.err
     if result.code == 0 and args in (STATUS, RESUME, SESSION_START):
         assert "Add a lo" in result.out, result.out
+    mirrored = [f for f in (w.victim / MIRROR).glob("*") if f.is_file()]
+    assert args != RESUME or result.code or mirrored  # agents read these files too
+    for f in mirrored:
+        assert clean(f.read_text(), one_line=False) == f.read_text(), f.name
 
 
 def _tag_refused(w: World, args: tuple[str, ...], result: Result) -> None:
