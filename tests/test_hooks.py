@@ -370,10 +370,12 @@ def test_a_vibegit_folder_where_git_runs_the_hook_is_never_imported(hooked: Path
     marker = tmp_path / "SHADOWED"
     shadow(hooked, marker)
     head = git(hooked, "rev-parse", "HEAD")
-    for env in (None, {**os.environ, "PYTHONPATH": ".", "PYTHONSAFEPATH": ""}):  # nor through PYTHON* settings
-        assert blocked(commit(hooked, env=env)) and git(hooked, "rev-parse", "HEAD") == head
-        result = run_git(hooked, "checkout", "-q", "main", env=env)
-        assert result.code == 0 and "recovery" in result.err
+    for python in (None, ""):  # the interpreter install recorded; the one the vibegit script on PATH names
+        assert install.install(python=python, cwd=hooked) == 0
+        for env in (None, {**os.environ, "PYTHONPATH": ".", "PYTHONSAFEPATH": ""}):  # nor through PYTHON* settings
+            assert blocked(commit(hooked, env=env)) and git(hooked, "rev-parse", "HEAD") == head
+            result = run_git(hooked, "checkout", "-q", "main", env=env)
+            assert result.code == 0 and "recovery" in result.err
     assert not marker.exists()
 
 
