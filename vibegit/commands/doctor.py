@@ -123,7 +123,7 @@ def recoverable(
         tip = git.reflog_tip(repo, settings.state_ref)
         if tip:
             found.setdefault(tip, "its reflog")
-    for ref in copies(repo, settings, named or own_remote(repo, settings)):
+    for ref in _copies(repo, settings, named or _own_remote(repo, settings)):
         oid = git.commit_at(repo, ref)
         if oid:
             found.setdefault(oid, ref)
@@ -141,7 +141,7 @@ def recoverable(
     return commit, source
 
 
-def own_remote(repo: git.Repo, settings: Settings) -> str | None:
+def _own_remote(repo: git.Repo, settings: Settings) -> str | None:
     """The remote the state belongs to, None when none is configured or it is unclear."""
     try:
         return remote.state_remote(repo, settings)
@@ -149,18 +149,18 @@ def own_remote(repo: git.Repo, settings: Settings) -> str | None:
         return None
 
 
-def copies(repo: git.Repo, settings: Settings, name: str | None) -> tuple[str, ...]:
+def _copies(repo: git.Repo, settings: Settings, name: str | None) -> tuple[str, ...]:
     """The refs that may hold remote ``name``'s copy of the state branch: vibegit's own fetch, git's."""
     if name is None:
         return ()
     return (remote.remote_ref(repo, name), f"refs/remotes/{name}/{settings.state_branch}")
 
 
-def strangers(repo: git.Repo, settings: Settings) -> list[str]:
+def _strangers(repo: git.Repo, settings: Settings) -> list[str]:
     """The other remotes whose copy of the state branch is here (never taken unless named)."""
-    own = own_remote(repo, settings)
+    own = _own_remote(repo, settings)
     names = git.remote_config(repo).urls
-    return [n for n in names if n != own and any(git.commit_at(repo, ref) for ref in copies(repo, settings, n))]
+    return [n for n in names if n != own and any(git.commit_at(repo, ref) for ref in _copies(repo, settings, n))]
 
 
 def restore_from_mirror(repo: git.Repo, settings: Settings, missing: list[str]) -> int:
@@ -205,7 +205,7 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None], na
                 said.append(t("doctor.lock_blocks", lock=lock))
                 said.append(t("doctor.lock_young" if repair else "doctor.lock_repair"))
                 return None, "", REFUSED
-        found = cat.get(head) if head else None
+        found = cat.info(head) if head else None
         tip = head if found is not None and found[0] == "commit" else None
         if head is None:
             back = recoverable(repo, cat, settings, named)
@@ -213,7 +213,7 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None], na
                 said.append(t("doctor.no_copy", remote=named, branch=settings.state_branch))
                 return None, "", REFUSED
             if back is None:
-                others = strangers(repo, settings)
+                others = _strangers(repo, settings)
                 if others:
                     said.append(t("doctor.only_elsewhere", branch=settings.state_branch, remotes=", ".join(others)))
                     return None, "", REFUSED

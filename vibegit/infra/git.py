@@ -290,9 +290,7 @@ class CatFile:
             return None
         assert self._proc.stdout
         if limit is not None and found[2] > limit:
-            for _ in self._pieces(rev, [found[2]], 1 << 20):
-                pass
-            self._read(1)
+            self._skip(rev, found[2])
             raise TooLarge(found[2], limit)
         data = self._proc.stdout.read(found[2])
         self._proc.stdout.read(1)  # the newline after the content
@@ -301,12 +299,15 @@ class CatFile:
     def info(self, rev: str) -> tuple[str, str, int] | None:
         """``(type, oid, size)`` of ``rev``, or None when it is missing (its content skipped, never held)."""
         found = self._header(rev)
-        if found is None:
-            return None
-        for _ in self._pieces(rev, [found[2]], 1 << 20):
+        if found is not None:
+            self._skip(rev, found[2])
+        return found
+
+    def _skip(self, rev: str, size: int) -> None:
+        """Read past the content being answered, a piece at a time."""
+        for _ in self._pieces(rev, [size], 1 << 20):
             pass
         self._read(1)
-        return found
 
     def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
         """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
