@@ -407,6 +407,20 @@ def test_the_hook_command_runs_with_a_minimal_path_and_is_silent_for_a_teammate(
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
 
+def test_the_hook_command_never_imports_a_vibegit_folder_of_the_project(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    marker = repo.parent / "SHADOWED"
+    for rel in ("vibegit/__init__.py", "vibegit/main.py"):  # a project's own folder of that name (vibegit's, for one)
+        (repo / rel).parent.mkdir(exist_ok=True)
+        (repo / rel).write_text(f"open({str(marker)!r}, 'w').close()\ndef main(argv=None):\n    return 0\n")
+    command = installed_command(repo, "claude", "SessionStart")
+    for env in (None, {"PYTHONPATH": "."}):
+        result = run_installed(repo, command, claude_session_start(repo), env)
+        assert result.returncode == 0 and "vibe-code" in result.stdout, result.stderr
+    assert not marker.exists()
+
+
 # -- the installed commands, fed what each agent sends ----------------------------
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, commit_state, git, workflow_dir, workflow_path
+from tests.helpers import MIRROR, VG, bare_origin, commit_state, git, init_repo, workflow_dir, workflow_path
+from vibegit.infra import mirror
 
 
 def test_a_healthy_branch(dirty_repo: Path, vg: VG) -> None:
@@ -118,6 +120,53 @@ def test_a_deleted_state_branch_comes_back(repo: Path, vg: VG) -> None:
     assert git(repo, "rev-parse", "vibegit/state") == tip
     assert git(repo, "rev-list", "--count", "vibegit/state") == events  # no event lost
     assert lock_works(repo) and vg("doctor").code == 0
+
+
+def test_a_deleted_state_branch_never_comes_back_from_a_strangers_remote(repo: Path, vg: VG, tmp_path: Path) -> None:
+    """A fork: origin is the contributor's own (the state's remote), upstream someone else's,
+    whose state is newer. Only naming upstream brings its copy."""
+    bare_origin(repo, tmp_path)
+    git(repo, "push", "-q", "-u", "origin", "main")
+    locked_repo(repo, vg)
+    assert vg("sync").code == 0
+    mine = git(repo, "rev-parse", "vibegit/state")
+    theirs_repo = init_repo(tmp_path / "theirs")
+    assert vg("start", "their-work", "--goal", "theirs", cwd=theirs_repo).code == 0
+    tip = git(theirs_repo, "rev-parse", "vibegit/state")
+    newer = subprocess.run(  # dated after everything of the contributor's
+        ["git", "commit-tree", f"{tip}^{{tree}}", "-p", tip, "-m", git(theirs_repo, "log", "-1", "--format=%B", tip)],
+        cwd=theirs_repo,
+        env={**os.environ, "GIT_COMMITTER_DATE": "2099-01-01T00:00:00Z"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    git(theirs_repo, "update-ref", "refs/heads/vibegit/state", newer)
+    upstream = tmp_path / "upstream.git"
+    git(tmp_path, "init", "-q", "--bare", str(upstream))
+    git(theirs_repo, "push", "-q", str(upstream), "vibegit/state")
+    git(repo, "remote", "add", "upstream", str(upstream))
+    git(repo, "fetch", "-q", "upstream")
+    assert git(repo, "rev-parse", "refs/remotes/upstream/vibegit/state") == newer
+
+    git(repo, "branch", "-D", "vibegit/state")
+    result = vg("doctor", "--repair")
+    assert result.code == 0 and git(repo, "rev-parse", "vibegit/state") == mine, result.out
+    assert "upstream" not in result.out
+
+    git(repo, "branch", "-D", "vibegit/state")  # now only upstream has a copy
+    for ref in ("refs/vibegit/remote/origin", "refs/remotes/origin/vibegit/state"):
+        git(repo, "update-ref", "-d", ref)
+    shutil.rmtree(repo / MIRROR)
+    (repo / ".git" / mirror.MARKER).unlink()  # what the mirror last showed
+    result = vg("doctor", "--repair")
+    assert result.code == 1 and git(repo, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+    assert "upstream" in result.out and "--remote NAME" in result.out, result.out
+    assert vg("doctor", "--remote", "no-such").code == 2
+    result = vg("doctor", "--repair", "--remote", "origin")  # named, but it has no copy here
+    assert result.code == 1 and "git fetch origin" in result.out, result.out
+    result = vg("doctor", "--repair", "--remote", "upstream")  # the user's own choice
+    assert result.code == 0 and git(repo, "rev-parse", "vibegit/state") == newer, result.out
 
 
 def test_a_state_branch_checked_out_refuses_events(repo: Path, vg: VG) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -327,20 +328,23 @@ def path_without_vibegit(tmp_path: Path) -> str:
     return str(bin_dir)
 
 
-def test_a_missing_vibegit_lets_git_go_on_with_one_line(repo: Path, vg: VG, tmp_path: Path) -> None:
+def test_a_missing_vibegit_blocks_a_locked_commit_with_one_line(repo: Path, vg: VG, tmp_path: Path) -> None:
     start_workflow(vg)
     assert install.install(python=str(tmp_path / "gone" / "python"), cwd=repo) == 0
     env = {**os.environ, "PATH": path_without_vibegit(tmp_path)}
-    result = commit(repo, env=env)
-    assert result.code == 0, result.err
-    lines = [line for line in result.err.splitlines() if line]
-    assert len(lines) == 1 and "vibegit not found" in lines[0]
+    head = git(repo, "rev-parse", "HEAD")
+    result = commit(repo, env=env)  # the lock check cannot run: it fails closed
+    lines = [line for line in result.err.splitlines() if line and not line.startswith("fatal:")]
+    assert blocked(result) and git(repo, "rev-parse", "HEAD") == head
+    assert len(lines) == 1 and "vibegit not found" in lines[0] and "VIBEGIT_ALLOW=1 git" in lines[0], lines
+    result = commit(repo, env={**env, "VIBEGIT_ALLOW": "1"})  # let through, and said (nothing can record it)
+    assert result.code == 0 and "VIBEGIT_ALLOW=1: the lock check cannot run" in result.err
     run_git(repo, "checkout", "-q", "-b", "feat", env=env)
-    result = run_git(repo, "checkout", "-q", "main", env=env)  # back where the workflow runs
-    assert result.code == 0 and "vibegit not found" in result.err
+    result = run_git(repo, "checkout", "-q", "main", env=env)  # back where the workflow runs: git goes on
+    assert result.code == 0 and "vibegit not found" in result.err and "skipped" in result.err
 
 
-def test_an_interpreter_without_vibegit_lets_git_go_on(repo: Path, vg: VG, tmp_path: Path) -> None:
+def test_an_interpreter_without_vibegit_blocks_a_locked_commit(repo: Path, vg: VG, tmp_path: Path) -> None:
     start_workflow(vg)
     fake = tmp_path / "python-without-vibegit"
     fake.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')  # -S: no site-packages, no vibegit
@@ -348,8 +352,68 @@ def test_an_interpreter_without_vibegit_lets_git_go_on(repo: Path, vg: VG, tmp_p
     assert install.install(python=str(fake), cwd=repo) == 0
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     result = commit(repo, env=env)
-    assert result.code == 0, result.err
-    assert "cannot import vibegit" in result.err and len(result.err.strip().splitlines()) == 1
+    lines = [line for line in result.err.splitlines() if line and not line.startswith("fatal:")]
+    assert blocked(result) and len(lines) == 1 and "cannot import vibegit" in lines[0], result.err
+    assert "-m pip install vibegit" in lines[0] and "VIBEGIT_ALLOW=1 git" in lines[0]
+    result = commit(repo, env={**env, "VIBEGIT_ALLOW": "1"})
+    assert result.code == 0 and "VIBEGIT_ALLOW=1: the lock check cannot run" in result.err
+
+
+def shadow(where: Path, marker: Path) -> None:
+    """A vibegit/ package at ``where`` whose import leaves ``marker`` (a cloned project's, say)."""
+    for rel in ("vibegit/__init__.py", "vibegit/main.py", "vibegit/handlers/__init__.py"):
+        (where / rel).parent.mkdir(parents=True, exist_ok=True)
+        (where / rel).write_text(f"open({str(marker)!r}, 'w').close()\ndef main(argv=None):\n    return 0\n")
+
+
+def test_a_vibegit_folder_where_git_runs_the_hook_is_never_imported(hooked: Path, vg: VG, tmp_path: Path) -> None:
+    start_workflow(vg)
+    marker = tmp_path / "SHADOWED"
+    shadow(hooked, marker)
+    head = git(hooked, "rev-parse", "HEAD")
+    for python in (None, ""):  # the interpreter install recorded; the one the vibegit script on PATH names
+        assert install.install(python=python, cwd=hooked) == 0
+        for env in (None, {**os.environ, "PYTHONPATH": ".", "PYTHONSAFEPATH": ""}):  # nor through PYTHON* settings
+            assert blocked(commit(hooked, env=env)) and git(hooked, "rev-parse", "HEAD") == head
+            result = run_git(hooked, "checkout", "-q", "main", env=env)
+            assert result.code == 0 and "recovery" in result.err
+    assert not marker.exists()
+
+
+def test_a_push_into_a_locked_branch_of_a_working_repository_is_checked(hooked: Path, vg: VG, tmp_path: Path) -> None:
+    """git runs the receiving repository's hooks in its .git, where .git/vibegit/ is: with an
+    editable install (its finder comes after the path) that folder shadowed the package."""
+    start_workflow(vg)
+    assert (hooked / ".git" / "vibegit").is_dir()
+    git(hooked, "switch", "-q", "-c", "other")  # the workflow's branch is not checked out: git takes a push into it
+    head = git(hooked, "rev-parse", "main")
+    there = tmp_path / "elsewhere"
+    git(tmp_path, "clone", "-q", "-b", "main", str(hooked), str(there))
+    git(there, "commit", "-q", "--allow-empty", "-m", "pushed")
+    result = run_git(there, "push", "origin", "main")
+    assert result.code != 0 and "commit blocked" in result.err and "cannot import" not in result.err, result.err
+    assert git(hooked, "rev-parse", "main") == head
+    result = run_git(there, "push", "origin", "main", env={**os.environ, "VIBEGIT_ALLOW": "1"})
+    assert result.code == 0 and "recorded as event" in result.err, result.err
+    assert events(hooked)[0] == "allowed-commit"
+
+
+def test_a_user_site_install_still_imports(repo: Path, vg: VG, hermetic: Path) -> None:
+    """The hooks isolate their Python without -I, which would drop the user's site-packages,
+    where 'pip install --user' puts vibegit: here the base interpreter finds it only there."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    user_site = subprocess.run(
+        [base, "-c", "import site; print(site.getusersitepackages())"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert user_site.startswith(str(hermetic))
+    here = sysconfig.get_paths()["purelib"]  # this install's packages (vibegit's own, its editable finder)
+    Path(user_site).mkdir(parents=True)
+    (Path(user_site) / "vibegit-test.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+    start_workflow(vg)
+    assert install.install(python=base, cwd=repo) == 0
+    head = git(repo, "rev-parse", "HEAD")
+    result = commit(repo)
+    assert blocked(result) and "cannot import" not in result.err and git(repo, "rev-parse", "HEAD") == head
 
 
 def test_a_broken_state_blocks_with_the_fix(hooked: Path, vg: VG) -> None:
@@ -366,10 +430,14 @@ def test_a_broken_state_blocks_with_the_fix(hooked: Path, vg: VG) -> None:
     assert vg_proc("hook", "pre-commit", cwd=hooked).code == 0  # and the Python check agrees with the shim
 
 
-def test_hooks_started_by_vibegit_itself_do_nothing(hooked: Path, vg: VG) -> None:
+def test_the_marker_of_vibegits_own_git_commands_never_skips_the_lock(hooked: Path, vg: VG) -> None:
     start_workflow(vg)
-    result = commit(hooked, env={**os.environ, vgit.IN_HOOK: "1"})
-    assert result.code == 0 and result.err == ""
+    marked = {**os.environ, vgit.IN_HOOK: "1"}
+    for extra in ((), ("--no-verify",)):
+        assert blocked(commit(hooked, "marked", *extra, env=marked))
+    assert vg("checkpoint").code == 0  # vibegit's own ref updates pass the lock check (it skips the state ref)
+    result = run_git(hooked, "checkout", "-q", "-b", "feat", env=marked)
+    assert result.code == 0 and "recovery" not in result.out + result.err  # the other hooks stay quiet
 
 
 def test_hook_dispatch(vg: VG) -> None:

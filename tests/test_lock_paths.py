@@ -239,7 +239,7 @@ def test_missing_state_objects_block(locked: Path) -> None:
     assert "missing" in result.err and "doctor" in result.err
 
 
-def test_a_missing_installation_passes_with_one_line(locked: Path, tmp_path: Path) -> None:
+def test_a_missing_installation_blocks_with_one_line(locked: Path, tmp_path: Path) -> None:
     from vibegit.infra import hookfiles
 
     assert hookfiles.install(python=str(tmp_path / "gone" / "python"), cwd=locked) == 0
@@ -249,10 +249,11 @@ def test_a_missing_installation_passes_with_one_line(locked: Path, tmp_path: Pat
         found = shutil.which(tool)
         assert found
         (bin_dir / tool).symlink_to(found)
+    head = git(locked, "rev-parse", "HEAD")
     result = commit(locked, env={**os.environ, "PATH": str(bin_dir)})
-    assert result.code == 0, result.err
-    lines = [line for line in result.err.splitlines() if line]
-    assert len(lines) == 1 and "vibegit not found" in lines[0]
+    refused(locked, result, head)
+    lines = [line for line in result.err.splitlines() if line and not line.startswith("fatal:")]
+    assert len(lines) == 1 and "vibegit not found" in lines[0] and "VIBEGIT_ALLOW=1" in lines[0]
 
 
 def test_a_hook_in_another_repository_sees_its_own_state(tmp_path: Path, vg: VG) -> None:

@@ -24,15 +24,15 @@ from vibegit.core.model import (
     Workflow,
 )
 from vibegit.core.records import replace
-from vibegit.core.text import bad_char
+from vibegit.core.text import bad_char, hidden_char
 from vibegit.errors import BadInput
 from vibegit.infra.formats import parse_all, parse_kanban, parse_memory, parse_session, render_all, render_kanban
 from vibegit.infra.formats.context import parse_context, render_context
 
-TEXT = (
+TEXT = (  # what the commands take (check_text): no invisible character either (those are shown as escapes)
     st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30)
     .map(str.strip)
-    .filter(bool)
+    .filter(lambda text: bool(text) and hidden_char(text) is None)
 )
 TIME = st.sampled_from(["", "2025-01-12T10:00:00Z", "2025-01-12T11:30:00Z"])
 

@@ -22,7 +22,7 @@ from vibegit.core.messages import t
 from vibegit.core.model import Env, Event, State
 from vibegit.core.records import field, frozen, mutable, replace
 from vibegit.core.settings import Settings, settings
-from vibegit.core.text import clean
+from vibegit.core.text import clean, clean_data
 from vibegit.errors import BadInput, Refused
 from vibegit.infra import git, hookfiles, machine, mirror, output, store
 from vibegit.infra.formats import SHARED_FILES, render_all
@@ -168,18 +168,21 @@ this_host = machine.this_host
 
 
 def say(text: str) -> None:
-    print(text, file=output.stdout(), flush=True)
+    """One message on stdout (this call's, under the MCP server), made inert
+    (``clean``): whatever text of the state, the project or git it holds, a
+    person or an agent sees all of it."""
+    print(clean(text, one_line=False), file=output.stdout(), flush=True)
 
 
 def say_json(value: object) -> None:
-    """``value`` as indented JSON (--json of status, list, task list, memory)."""
+    """``value`` as indented JSON (--json of status, list, task list, memory), its texts made inert."""
     import json  # here: only --json needs it, and json costs milliseconds at start-up
 
-    say(json.dumps(value, ensure_ascii=False, indent=2))
+    say(json.dumps(clean_data(value), ensure_ascii=False, indent=2))
 
 
 def warn(text: str) -> None:
-    print(f"vibegit: {text}", file=output.stderr(), flush=True)
+    print(f"vibegit: {clean(text, one_line=False)}", file=output.stderr(), flush=True)
 
 
 @mutable

@@ -528,6 +528,13 @@ def untrust() -> int:
 @parser.command()
 def doctor(
     repair: bool = typer.Option(False, "--repair", help="Go back to the newest good state, as a new event."),
+    remote: Optional[str] = typer.Option(
+        None,
+        "--remote",
+        metavar="NAME",
+        help="Bring a deleted state branch back from this remote's copy (fetched before), "
+        "not from this repository's own.",
+    ),
 ) -> int:
     """Check the state branch and the set-up: hooks, git-lfs, the agents vibegit is installed into.
 
@@ -536,11 +543,13 @@ def doctor(
     what this vibegit installs. Exit 0 healthy, 1 problems found.
     --repair fixes each item or names what to do: a new event holding the
     newest good state (history, reflog), a deleted branch back from its
-    reflog, a remote or the mirror, hooks installed again (every difference of
-    text or mode mended); nothing is deleted."""
+    reflog, the copy of the state's own remote (vibegit.remote) or the
+    mirror, hooks installed again (every difference of text or mode mended);
+    nothing is deleted. Another remote's copy
+    (a fork's upstream: someone else's state) only with --remote NAME."""
     from vibegit.commands import doctor as doctor_
 
-    return doctor_.doctor(repair)
+    return doctor_.doctor(repair, remote)
 
 
 HookNames = typer.Option(

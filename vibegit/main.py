@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from vibegit.core import messages
+from vibegit.core.text import clean
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 
 
@@ -36,14 +37,15 @@ def main(argv: list[str] | None = None) -> int:
     except VibegitError as err:
         # A git failure (exit 3) is unexpected too: it gets the log path.
         where = f" (details in {log_unexpected(argv)})" if err.code == UNEXPECTED else ""
-        print(f"vibegit: {err}{where}", file=sys.stderr)
+        print(f"vibegit: {clean(str(err), one_line=False)}{where}", file=sys.stderr)  # it may quote what came in
         return err.code
     except KeyboardInterrupt:
         print("vibegit: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # the one catch-all: no traceback for users
         where = log_unexpected(argv)
-        print(f"vibegit: unexpected error: {type(err).__name__}: {err} (details in {where})", file=sys.stderr)
+        said = clean(f"{type(err).__name__}: {err}", one_line=False)
+        print(f"vibegit: unexpected error: {said} (details in {where})", file=sys.stderr)
         return UNEXPECTED
     finally:
         close_readers()  # a command's git readers end with it (callers in process run many)

@@ -12,6 +12,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from vibegit.core.agents import python_argv
 from vibegit.errors import GitError
 from vibegit.infra import git
 
@@ -56,7 +57,8 @@ class Player:
         if args[0] == "git":
             proc = git.run(list(args[1:]), cwd=cwd, env=env, check=False)
         else:  # vibegit, as the user types it
-            proc = subprocess.run([sys.executable, "-m", "vibegit", *args[1:]], cwd=cwd, env=env, capture_output=True)
+            run = python_argv(sys.executable, "from vibegit.main import main;sys.exit(main(sys.argv[1:]))", *args[1:])
+            proc = subprocess.run(run, cwd=cwd, env=env, capture_output=True)
         text = (proc.stdout + proc.stderr).decode(errors="replace").rstrip()
         if show and text:
             print(textwrap.indent(text, "  "), flush=True)

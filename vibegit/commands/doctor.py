@@ -37,21 +37,24 @@ from vibegit.core.model import State
 from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, REFUSED, BadInput, GitError
-from vibegit.infra import agentfiles, git, hookfiles, mirror, store
+from vibegit.infra import agentfiles, git, hookfiles, mirror, remote, store
 
 MAX_CANDIDATES = 5000
 STALE_LOCK_SECONDS = 2.0  # git holds a ref lock for milliseconds; older, under our lock, it was left behind
 
 
-def doctor(repair: bool) -> int:
+def doctor(repair: bool, named: str | None = None) -> int:
+    """``named``: the remote whose copy brings a deleted state branch back, in place of this repository's own."""
     ctx = app.open_repo()
     say = app.say
+    if named is not None:
+        remote.state_remote(ctx.repo, ctx.settings, given=named)  # a remote that exists, or one line
     setup_ok = _setup(ctx, repair, say)
     holders = git.checked_out(ctx.repo, ctx.settings.state_ref)
     if holders:
         say(t("doctor.checked_out", branch=ctx.settings.state_branch, where=", ".join(holders)))
         return REFUSED
-    state_code = _state_branch(ctx, repair, say)
+    state_code = _state_branch(ctx, repair, say, named)
     return OK if setup_ok and state_code == OK else REFUSED
 
 
@@ -110,20 +113,23 @@ def _update_agents(ctx: app.Context, say: Callable[[str], None]) -> None:
 # -- the state branch ----------------------------------------------------------------------
 
 
-def recoverable(repo: git.Repo, cat: git.CatFile, settings: Settings) -> tuple[str, str] | None:
+def recoverable(
+    repo: git.Repo, cat: git.CatFile, settings: Settings, named: str | None = None
+) -> tuple[str, str] | None:
     """The newest good state commit that outlived a deleted branch, and where it was found:
-    the branch's reflog, a remote's copy, or the commit the mirror shows."""
+    the branch's reflog, the copy of the remote the state belongs to (``vibegit.remote``;
+    a fork's upstream is a stranger's state), or the commit the mirror shows. ``named``: the
+    copy of that remote only, which the user chose."""
     found: dict[str, str] = {}
-    tip = git.reflog_tip(repo, settings.state_ref)
-    if tip:
-        found.setdefault(tip, "its reflog")
-    refs = repo.out(
-        "for-each-ref", "--format=%(objectname) %(refname)", f"refs/remotes/*/{settings.state_branch}", git.REMOTE_NS
-    )
-    for line in refs.splitlines():
-        oid, _, ref = line.partition(" ")
-        found.setdefault(oid, ref)
-    shown = mirror.last_shown(repo)
+    if named is None:
+        tip = git.reflog_tip(repo, settings.state_ref)
+        if tip:
+            found.setdefault(tip, "its reflog")
+    for ref in _copies(repo, settings, named or _own_remote(repo, settings)):
+        oid = git.commit_at(repo, ref)
+        if oid:
+            found.setdefault(oid, ref)
+    shown = mirror.last_shown(repo) if named is None else None
     if shown:
         found.setdefault(shown, f"the mirror ({settings.mirror_dir})")
     good = []
@@ -137,6 +143,28 @@ def recoverable(repo: git.Repo, cat: git.CatFile, settings: Settings) -> tuple[s
     return commit, source
 
 
+def _own_remote(repo: git.Repo, settings: Settings) -> str | None:
+    """The remote the state belongs to, None when none is configured or it is unclear."""
+    try:
+        return remote.state_remote(repo, settings)
+    except BadInput:
+        return None
+
+
+def _copies(repo: git.Repo, settings: Settings, name: str | None) -> tuple[str, ...]:
+    """The refs that may hold remote ``name``'s copy of the state branch: vibegit's own fetch, git's."""
+    if name is None:
+        return ()
+    return (remote.remote_ref(repo, name), f"refs/remotes/{name}/{settings.state_branch}")
+
+
+def _strangers(repo: git.Repo, settings: Settings) -> list[str]:
+    """The other remotes whose copy of the state branch is here (never taken unless named)."""
+    own = _own_remote(repo, settings)
+    names = git.remote_config(repo).urls
+    return [n for n in names if n != own and any(git.commit_at(repo, ref) for ref in _copies(repo, settings, n))]
+
+
 def restore_from_mirror(repo: git.Repo, settings: Settings, missing: list[str]) -> int:
     """Write back the missing blobs of state files whose bytes the mirror still holds; how many."""
     wanted = set(missing)
@@ -148,7 +176,7 @@ def restore_from_mirror(repo: git.Repo, settings: Settings, missing: list[str]) 
     return restored
 
 
-def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> int:
+def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None], named: str | None) -> int:
     repo, settings = ctx.repo, ctx.settings
     said: list[str] = []
     problems: list[str] = []
@@ -179,18 +207,25 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None]) ->
                 said.append(t("doctor.lock_blocks", lock=lock))
                 said.append(t("doctor.lock_young" if repair else "doctor.lock_repair"))
                 return None, "", REFUSED
-        found = cat.get(head) if head else None
+        found = cat.info(head) if head else None
         tip = head if found is not None and found[0] == "commit" else None
         if head is None:
-            back = recoverable(repo, cat, settings)
+            back = recoverable(repo, cat, settings, named)
+            if back is None and named is not None:
+                said.append(t("doctor.no_copy", remote=named, branch=settings.state_branch))
+                return None, "", REFUSED
             if back is None:
+                others = _strangers(repo, settings)
+                if others:
+                    said.append(t("doctor.only_elsewhere", branch=settings.state_branch, remotes=", ".join(others)))
+                    return None, "", REFUSED
                 said.append(t("doctor.no_branch", branch=settings.state_branch))
                 return None, "", OK
             commit, source = back
             branch = settings.state_branch
             said.append(t("doctor.branch_missing", branch=branch, source=source, commit=commit[:10]))
             if not repair:
-                said.append(t("doctor.bring_back"))
+                said.append(t("doctor.bring_back", remote=f" --remote {named}" if named else ""))
                 return None, "", REFUSED
             said.append(t("doctor.recovered", branch=branch, commit=commit[:10], source=source))
             return commit, f"vibegit: recover from {source}", None

@@ -34,11 +34,26 @@ def marker(environ: dict[str, str]) -> str | None:
     return next((name for name in MARKERS if environ.get(name)), None)
 
 
+# How vibegit starts a Python of its own (this launcher, the git hooks'
+# shims/boot.py, probes): -E ignores the PYTHON* settings, and the current
+# directory that -c puts first on sys.path goes, so a vibegit/ folder there
+# (a project's, or .git/vibegit/ where git runs a receiving repository's
+# hooks) is never imported instead of the package. Not -I: it also drops
+# the user's site-packages, where 'pip install --user' puts vibegit.
+ISOLATED = "-E"
+UNSHADOW = "import sys;sys.path[0] or sys.path.pop(0)"
+
+
+def python_argv(python: str, code: str, *args: str) -> list[str]:
+    """``python -c CODE ARGS``, isolated (``ISOLATED``, ``UNSHADOW``)."""
+    return [python, ISOLATED, "-c", f"{UNSHADOW};{code}", *args]
+
+
 # POSIX sh, no single quote inside (it travels in one), read by every
 # agent's shell (sh, bash, a login zsh or fish for Codex).
 LAUNCHER = (
     'p=$1; shift; [ "$p" = - ] && p=$(git -C "${VIBEGIT_WORKDIR:-.}" config --get vibegit.python 2>/dev/null); '
-    'if [ -n "$p" ] && [ -x "$p" ]; then exec "$p" -c "import sys,importlib.util as u;'
+    f'if [ -n "$p" ] && [ -x "$p" ]; then exec "$p" {ISOLATED} -c "{UNSHADOW};import importlib.util as u;'
     'u.find_spec(sys.argv[1]) or sys.exit();from vibegit.main import main;sys.exit(main(sys.argv[2:]))" vibegit "$@"; fi; '
     'command -v vibegit >/dev/null 2>&1 && exec vibegit "$@"; exit 0'
 )

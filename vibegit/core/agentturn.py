@@ -77,7 +77,8 @@ def stop_decision(state: State, p: Payload, elsewhere: str | None) -> str | None
 
 
 def continue_output(p: Payload, reason: str) -> str:
-    """The JSON that makes ``p.agent`` go on with ``reason``."""
+    """The JSON that makes ``p.agent`` go on with ``reason`` (made inert)."""
+    reason = clean(reason, one_line=False)
     if p.agent == "cursor":
         out: dict[str, Any] = {"followup_message": reason}
     elif p.claude_context:
@@ -88,7 +89,9 @@ def continue_output(p: Payload, reason: str) -> str:
 
 
 def context_output(agent: str, event: str, text: str) -> str:
-    """The session's context in ``agent``'s shape ("" for nothing to say)."""
+    """The session's context in ``agent``'s shape ("" for nothing to say), made inert:
+    the JSON's strings before it is made, its escapes would bring back what ``clean`` shows."""
+    text = clean(text, one_line=False)
     if agent == "cursor":
         return json.dumps({"additional_context": text} if text else {}, ensure_ascii=False)
     if agent == "gemini":  # stdout must be JSON

@@ -807,8 +807,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "✘ {branch} 不见了（被删除？）；{source} 中仍有它，位于 {commit}",
     ),
     "doctor.bring_back": (
-        "Run 'vibegit doctor --repair' to bring it back (no event is lost).",
-        "执行 'vibegit doctor --repair' 找回它（不会丢失任何事件）。",
+        "Run 'vibegit doctor --repair{remote}' to bring it back (no event is lost).",
+        "执行 'vibegit doctor --repair{remote}' 找回它（不会丢失任何事件）。",
+    ),
+    "doctor.no_copy": (
+        "✘ {remote} has no copy of {branch} here, or none that reads: fetch it first ('git fetch {remote}')",
+        "✘ 此处没有 {remote} 的 {branch} 副本，或副本无法读取：先获取它（'git fetch {remote}'）",
+    ),
+    "doctor.only_elsewhere": (
+        "✘ {branch} is missing, and only another remote has a copy ({remotes}): a fork's upstream is someone "
+        "else's state; if it is yours, 'vibegit doctor --repair --remote NAME' takes it",
+        "✘ {branch} 不见了，只有其他远程仓库有副本（{remotes}）：fork 的 upstream 是别人的状态；"
+        "如果它是你的，执行 'vibegit doctor --repair --remote NAME' 取回它",
     ),
     "doctor.recovered": (
         "Recovered: {branch} is back at {commit}, from {source}.",

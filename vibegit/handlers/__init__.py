@@ -10,7 +10,10 @@ Git hooks never fail a git command because vibegit broke: every error
 becomes one line and exit 0. The exception is the lock check (pre-commit,
 reference-transaction), whose job is to block: it fails closed, and any
 error of its own blocks the commit too (``VIBEGIT_ALLOW=1`` lets it
-through). The agents' hooks never crash the agent.
+through). The marker vibegit sets on the git commands it starts (IN_HOOK)
+quiets the other hooks only: anyone can set it, so the lock check ignores
+it (vibegit's own ref updates move the state branch, which it skips). The
+agents' hooks never crash the agent.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
+from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput, VibegitError
 
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
@@ -46,8 +50,8 @@ def main(argv: list[str]) -> int:
     from vibegit.infra import git
 
     if name in GIT_HOOKS:
-        if os.environ.get(git.IN_HOOK):
-            return OK  # a git command started by vibegit itself (the state push)
+        if os.environ.get(git.IN_HOOK) and name not in LOCK_HOOKS:
+            return OK  # a git command started by vibegit itself (the state push); never the lock check's way out
         git.pin_repo_env()  # GIT_DIR / GIT_WORK_TREE name the repository (a bare dotfiles set-up)
         for var in git.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
             os.environ.pop(var, None)
@@ -62,7 +66,7 @@ def main(argv: list[str]) -> int:
             from vibegit.handlers.lockcheck import failed
 
             return failed(str(err))
-        print(f"vibegit: {name} hook: {err} (git goes on)", file=sys.stderr)
+        print(f"vibegit: {name} hook: {clean(str(err), one_line=False)} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
         from vibegit.errors import log_unexpected
 
@@ -72,7 +76,8 @@ def main(argv: list[str]) -> int:
 
             return failed(f"{type(err).__name__}: {err} (details in {where})")
         print(
-            f"vibegit: {name} hook failed: {type(err).__name__}: {err} (details in {where}; git goes on)",
+            f"vibegit: {name} hook failed: {type(err).__name__}: {clean(str(err), one_line=False)} "
+            f"(details in {where}; git goes on)",
             file=sys.stderr,
         )
     return OK

@@ -19,6 +19,7 @@ from vibegit.core.messages import PHASE_TITLES, t
 from vibegit.core.model import Env, State
 from vibegit.core.records import frozen
 from vibegit.core.settings import Settings, settings
+from vibegit.core.text import clean
 from vibegit.core.workflows import Summary, belongs_here, bound_here
 from vibegit.errors import OK, REFUSED, BadInput, VibegitError
 from vibegit.infra import git, machine, store
@@ -132,19 +133,24 @@ def reason(why: str, phase: str | None, step: str | None, task: tuple[str, str] 
     return f"{why}; {where}; {doing}"
 
 
+def _say(text: str) -> None:
+    """One line on stderr, made inert: it names the workflow and the task as the state has them."""
+    print(clean(text, one_line=False), file=sys.stderr)
+
+
 def tell(repo: git.Repo, block: Block, commit: str | None) -> None:
     """The refusal: why, how to unblock, how to keep the commit's message
     (``commit``: the refused commit, when one was made) and how to leave a
     rebase it stopped."""
-    print(t("block.blocked", why=block.why), file=sys.stderr)
+    _say(t("block.blocked", why=block.why))
     recorded = t("block.recorded") if block.workflow else ""  # a doubt blocks: no workflow to record it in
-    print(t("block.unblock", fix=block.fix, allow=ALLOW, recorded=recorded), file=sys.stderr)
+    _say(t("block.unblock", fix=block.fix, allow=ALLOW, recorded=recorded))
     rebasing = any(os.path.isdir(repo.git_dir / d) for d in ("rebase-merge", "rebase-apply"))
     again = None if rebasing or commit is None else _again(repo, commit)
     if commit is not None and again is not None:
-        print(t("block.message_kept", commit=commit[:12], command=again, allow=ALLOW), file=sys.stderr)
+        _say(t("block.message_kept", commit=commit[:12], command=again, allow=ALLOW))
     if rebasing:
-        print(t("block.rebase"), file=sys.stderr)
+        _say(t("block.rebase"))
 
 
 def _again(repo: git.Repo, commit: str) -> str | None:
@@ -175,7 +181,7 @@ def refuse(repo: git.Repo, block: Block, commit: str | None, branch: str | None,
         if record and block.workflow:
             _record_allowed(repo, block, commit, branch)
         else:
-            print(t("block.allowed", allow=ALLOW, why=block.why), file=sys.stderr)
+            _say(t("block.allowed", allow=ALLOW, why=block.why))
         return OK
     tell(repo, block, commit)
     return REFUSED
@@ -184,10 +190,10 @@ def refuse(repo: git.Repo, block: Block, commit: str | None, branch: str | None,
 def failed(reason: str) -> int:
     """The lock check itself failed: the commit is blocked (fail closed), unless allowed."""
     if os.environ.get(ALLOW):
-        print(t("block.failed_allowed", reason=reason, allow=ALLOW), file=sys.stderr)
+        _say(t("block.failed_allowed", reason=reason, allow=ALLOW))
         return OK
-    print(t("block.failed", reason=reason), file=sys.stderr)
-    print(t("block.failed_how", allow=ALLOW), file=sys.stderr)
+    _say(t("block.failed", reason=reason))
+    _say(t("block.failed_how", allow=ALLOW))
     return REFUSED
 
 
@@ -206,6 +212,6 @@ def _record_allowed(repo: git.Repo, block: Block, commit: str | None, branch: st
             announce=False,
         )
     except VibegitError as err:
-        print(t("block.allowed_unrecorded", allow=ALLOW, error=err), file=sys.stderr)
+        _say(t("block.allowed_unrecorded", allow=ALLOW, error=err))
         return
-    print(t("block.allowed_recorded", allow=ALLOW, name=block.name, commit=written.commit[:10]), file=sys.stderr)
+    _say(t("block.allowed_recorded", allow=ALLOW, name=block.name, commit=written.commit[:10]))

@@ -8,6 +8,7 @@ import os
 from vibegit.core import report, workflows
 from vibegit.core.model import State
 from vibegit.core.report import Observed
+from vibegit.core.text import clean
 from vibegit.errors import OK
 from vibegit.handlers.common import open_for_hook
 from vibegit.infra import git, machine, snapshot, store
@@ -35,7 +36,7 @@ def run(args: list[str]) -> int:
     if report.is_active(state):
         others = workflows.others(loaded.index, mine.id)
         text = report.render(state, conf.lang, new_head or None, _observe(repo, state), others)
-        print(text.rstrip("\n"), flush=True)
+        print(clean(text.rstrip("\n"), one_line=False), flush=True)
     return OK
 
 

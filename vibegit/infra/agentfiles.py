@@ -558,7 +558,10 @@ def _imports_vibegit(python: str) -> bool:
         return False
     try:
         probe = subprocess.run(
-            [python, "-c", "import vibegit.main"], capture_output=True, timeout=30, stdin=subprocess.DEVNULL
+            agents.python_argv(python, "import vibegit.main"),
+            capture_output=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
         return False

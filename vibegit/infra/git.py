@@ -284,6 +284,14 @@ BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe
 AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
 
 
+class TooLarge(BadInput):
+    """An object bigger than its reader's bound: its content was skipped, never held whole."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"too large ({size} bytes, at most {limit})")
+        self.size = size
+
+
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -311,15 +319,32 @@ class CatFile:
         oid, kind, size = parts
         return kind, oid, int(size)
 
-    def get(self, rev: str) -> tuple[str, str, bytes] | None:
-        """``(type, oid, content)`` of ``rev``, or None when it is missing."""
+    def get(self, rev: str, limit: int | None = None) -> tuple[str, str, bytes] | None:
+        """``(type, oid, content)`` of ``rev``, or None when it is missing;
+        ``limit``: a bigger content is skipped, never held, and ``TooLarge`` says so."""
         found = self._header(rev)
         if found is None:
             return None
         assert self._proc.stdout
+        if limit is not None and found[2] > limit:
+            self._skip(rev, found[2])
+            raise TooLarge(found[2], limit)
         data = self._proc.stdout.read(found[2])
         self._proc.stdout.read(1)  # the newline after the content
         return found[0], found[1], data
+
+    def info(self, rev: str) -> tuple[str, str, int] | None:
+        """``(type, oid, size)`` of ``rev``, or None when it is missing (its content skipped, never held)."""
+        found = self._header(rev)
+        if found is not None:
+            self._skip(rev, found[2])
+        return found
+
+    def _skip(self, rev: str, size: int) -> None:
+        """Read past the content being answered, a piece at a time."""
+        for _ in self._pieces(rev, [size], 1 << 20):
+            pass
+        self._read(1)
 
     def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
         """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
@@ -386,9 +411,13 @@ class CatFile:
             self.close()
             raise
 
-    def get_many(self, revs: Iterable[str]) -> Iterator[tuple[str, str, bytes] | None]:
-        """``get`` of every one of ``revs`` in turn, asked ahead in batches."""
+    def get_many(self, revs: Iterable[str], limit: int | None = None) -> Iterator[tuple[str, str, bytes] | None]:
+        """``get`` of every one of ``revs`` in turn, asked ahead in batches;
+        ``limit``: a bigger content is never held, and ``TooLarge`` says so
+        (this reader is closed then, its answers still on the way)."""
         for found in self.each(revs):
+            if found is not None and limit is not None and found[2] > limit:
+                raise TooLarge(found[2], limit)
             yield None if found is None else (found[0], found[1], b"".join(found[3]))
 
     @property
@@ -546,8 +575,7 @@ def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) ->
     proc = run(
         ["update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid],
         cwd=repo.toplevel,
-        check=False,
-        env={**os.environ, IN_HOOK: "1"},  # our own reference-transaction hook has nothing to check
+        check=False,  # the lock check (reference-transaction) lets the state branch move: it skips that ref
     )
     return None if proc.returncode == 0 else reason(proc)
 
@@ -731,7 +759,7 @@ def commit_of(repo: Repo, rev: str) -> str | None:
 
 def commit_at(repo: Repo, rev: str) -> str | None:
     """The commit ``rev`` names, or None (asked of the command's reader: no process)."""
-    found = reader(repo).get(f"{rev}^{{commit}}")
+    found = reader(repo).info(f"{rev}^{{commit}}")
     return found[1] if found is not None and found[0] == "commit" else None
 
 
@@ -761,13 +789,13 @@ def tree_of(repo: Repo, commit: str | None) -> str | None:
 
 def head_commit(repo: Repo) -> str | None:
     """HEAD's commit, None on an unborn branch (asked of the shared reader)."""
-    found = reader(repo).get("HEAD")
+    found = reader(repo).info("HEAD")
     return found[1] if found is not None and found[0] == "commit" else None
 
 
 def head_tree(repo: Repo) -> str | None:
     """HEAD's tree, None on an unborn branch (asked of the shared reader)."""
-    found = reader(repo).get("HEAD^{tree}")
+    found = reader(repo).info("HEAD^{tree}")
     return found[1] if found is not None and found[0] == "tree" else None
 
 

@@ -25,7 +25,7 @@ HOOK_GIT_VARS = (
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
     "GIT_QUARANTINE_PATH",
 )
-IN_HOOK = "VIBEGIT_IN_HOOK"  # set while vibegit runs git: its own hooks stay quiet then
+IN_HOOK = "VIBEGIT_IN_HOOK"  # set while vibegit runs git: its hooks but the lock check stay quiet then
 
 
 def this_host() -> str:

@@ -17,6 +17,7 @@ from vibegit.core.messages import t
 from vibegit.core.model import Env, Lock, State
 from vibegit.core.records import frozen, replace
 from vibegit.core.settings import Settings
+from vibegit.core.text import clean
 from vibegit.errors import BadInput, Refused, VibegitError
 from vibegit.infra import fs, git
 from vibegit.infra.formats import (
@@ -115,13 +116,21 @@ class _Written:
 
 
 def view(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> dict[str, bytes]:
-    """The mirror's files of ``workflow_id`` at ``loaded`` (the shared memory only for "")."""
+    """The mirror's files of ``workflow_id`` at ``loaded`` (the shared memory only for ""), as ``write`` shows them."""
     if not workflow_id:
-        return loaded.fresh().files
-    try:
-        return flow(repo, cat, loaded, workflow_id).files
-    except VibegitError:
-        return loaded.fresh().files
+        files = loaded.fresh().files
+    else:
+        try:
+            files = flow(repo, cat, loaded, workflow_id).files
+        except VibegitError:
+            files = loaded.fresh().files
+    return {name: inert_file(data.decode("utf-8", errors="replace")).encode() for name, data in files.items()}
+
+
+def inert_file(text: str) -> str:
+    """A state file as the mirror shows it: inert, as all vibegit shows (agents read these
+    files; the state branch holds whatever bytes someone pushed)."""
+    return clean(text, one_line=False)
 
 
 def _read(repo: git.Repo, rel: str) -> bytes | None:
@@ -334,7 +343,7 @@ def write(
             rel = _rel(settings, name)
             fs.remove_leftovers(top, rel)
             if name in files:
-                data = files[name].encode()
+                data = inert_file(files[name]).encode()
                 try:
                     same = fs.read(top, rel, MAX_FILE_BYTES) == data
                 except BadInput:

@@ -30,6 +30,7 @@ from vibegit.infra.formats import (
     CONTEXT,
     KANBAN,
     LOCK,
+    MAX_FILE_BYTES,
     SESSION,
     SHARED_FILES,
     STATE_FILES,
@@ -105,16 +106,23 @@ def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry,
     return _remember((found[1], TREE), entries) if found[1] == rev else entries
 
 
-def _blobs(cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[str, ...]) -> dict[str, bytes]:
-    """The files ``names`` of a tree, asked of git at once (one round trip, not one a file)."""
+def _blobs(
+    cat: git.CatFile, entries: tuple[git.TreeEntry, ...], names: tuple[str, ...], where: str = ""
+) -> dict[str, bytes]:
+    """The state files ``names`` of a tree, asked of git at once (one round
+    trip, not one a file), each bounded before it is read (a hostile 200 MB
+    file is refused unread, as the parser would refuse it read)."""
     wanted = [entry for entry in entries if entry.name in names and entry.mode.startswith("100")]
     files: dict[str, bytes] = {}
-    for entry, blob in zip(wanted, cat.get_many(entry.oid for entry in wanted), strict=True):
-        if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
-            raise GitError(
-                f"{entry.name} ({entry.oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'"
-            )
-        files[entry.name] = blob[2]
+    try:
+        for entry, blob in zip(wanted, cat.get_many((e.oid for e in wanted), MAX_FILE_BYTES), strict=True):
+            if blob is None:  # pruned: read as absent, a missing workflow.lock would pass for no lock
+                raise GitError(
+                    f"{entry.name} ({entry.oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'"
+                )
+            files[entry.name] = blob[2]
+    except git.TooLarge as err:  # the file after the ones read
+        raise BadInput(f"{where}{wanted[len(files)].name}: {err}") from None
     return files
 
 
@@ -152,7 +160,7 @@ def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Lo
 
 def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
     tree = _entries(repo, cat, f"{commit}^{{tree}}")
-    root = _blobs(cat, tree, (FORMAT_FILE, *SHARED_FILES, INDEX_FILE, *WORKFLOW_FILES))
+    root = _blobs(cat, tree, (FORMAT_FILE, *SHARED_FILES, INDEX_FILE, *WORKFLOW_FILES), where)
     shared = {name: data for name, data in root.items() if name in SHARED_FILES}
     memory = parse_shared(shared, where)
     if FORMAT_FILE not in root:
@@ -187,7 +195,7 @@ def _legacy(
 
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
     """The state branch at its tip (``head``: the tip as ``publish`` read it)."""
-    found = cat.get(settings.state_ref if head == "" else head) if head is not None else None
+    found = cat.info(settings.state_ref if head == "" else head) if head is not None else None
     if found is None:
         return Loaded(None, (), Memory(), {}, (), FORMAT, f"{settings.state_branch}:")
     if found[0] != "commit":
@@ -222,8 +230,8 @@ def snapshots(repo: git.Repo, cat: git.CatFile, commit: str) -> list[SnapshotAt]
         snap = next((e for e in tree if e.name == SNAPSHOT and e.mode == "40000"), None)
         if snap is None:
             continue
-        session = _blobs(cat, tree, (SESSION,)).get(SESSION)
         try:
+            session = _blobs(cat, tree, (SESSION,)).get(SESSION)
             k = parse_session(session).checkpoint if session is not None else None
         except BadInput:
             k = None
@@ -247,7 +255,7 @@ def flow(repo: git.Repo, cat: git.CatFile, loaded: Loaded, workflow_id: str) -> 
     cached = _parsed.get((sub.oid, where))
     if cached is None:
         tree = _entries(repo, cat, sub.oid)
-        files = _blobs(cat, tree, WORKFLOW_FILES)
+        files = _blobs(cat, tree, WORKFLOW_FILES, where)
         state = parse_all(files, where)
         if state.workflow.id != workflow_id:
             raise BadInput(f"{where}session.yaml: workflow.id {state.workflow.id!r:.60} is not the directory's name")
@@ -483,7 +491,7 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
         )
     with locked(repo):
         for _ in range(MAX_RETRIES):
-            found = cat.get(settings.state_ref)
+            found = cat.info(settings.state_ref)
             tip = found[1] if found is not None else None
             new, reason, result = build(tip, cat)
             if new is None or new == tip:

@@ -62,8 +62,18 @@ def _pyyaml() -> tuple[Any, Any, Any]:
     return _PYYAML[0], _PYYAML[1], _PYYAML[2]
 
 
-def _no_aliases(yaml: Any, root: Any) -> None:
-    """A node reached twice is an alias (``*name``): refused, with its line."""
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "bool", "null", "seq", "map")}
+
+
+def _short(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")[:60]
+
+
+def _plain(yaml: Any, loader: Any, root: Any) -> None:
+    """Refuse, with its line, what the state files never hold: a node reached
+    twice (an alias, ``*name``), a tag (``!!timestamp``, ``!!binary``, ``!!set``:
+    objects no JSON or text holds, or an ``!!int`` that is no number), a key
+    that is not text."""
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -71,10 +81,20 @@ def _no_aliases(yaml: Any, root: Any) -> None:
         if id(node) in seen:
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", node.start_mark)
         seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode):
+            plain = not node.style  # None or "" (libyaml) for a plain scalar
+            implicit = loader.resolve(yaml.ScalarNode, node.value, (plain, not plain))
+            if node.tag != implicit and node.tag != "tag:yaml.org,2002:str":
+                raise yaml.composer.ComposerError(None, None, f"tag {_short(node.tag)} is not allowed", node.start_mark)
+        elif node.tag not in _PLAIN_TAGS:
+            raise yaml.composer.ComposerError(None, None, f"tag {_short(node.tag)} is not allowed", node.start_mark)
+        elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            stack.extend(item for pair in node.value for item in pair)
+        else:
+            for key, value in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+                    raise yaml.composer.ComposerError(None, None, "a key must be text", key.start_mark)
+                stack.extend((key, value))
 
 
 class YamlDoc:
@@ -97,7 +117,7 @@ class YamlDoc:
             loader = loader_class(text)
             self._node = loader.get_single_node()
             if self._node is not None:
-                _no_aliases(yaml, self._node)
+                _plain(yaml, loader, self._node)
             value = loader.construct_document(self._node) if self._node is not None else None
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)

@@ -1,8 +1,19 @@
 import sys
+if sys.path[0] == "":  # -c put the directory git runs hooks in first: a vibegit/ there (.git/vibegit/) would shadow the package
+    del sys.path[0]
 try:
     from vibegit.main import main
     import vibegit.handlers
 except Exception as err:
-    sys.stderr.write("vibegit: %s hook skipped: cannot import vibegit with %s (%s); reinstall it, or run vibegit uninstall\n" % (sys.argv[1], sys.executable, err))
-    sys.exit(0)
+    why = "cannot import vibegit with %s (%s)" % (sys.executable, err)
+    fix = "install it again (%s -m pip install vibegit, then vibegit install)" % sys.executable
+    if sys.argv[1] not in ("pre-commit", "reference-transaction"):
+        sys.stderr.write("vibegit: %s hook skipped: %s; %s\n" % (sys.argv[1], why, fix))
+        sys.exit(0)
+    import os
+    if os.environ.get("VIBEGIT_ALLOW"):  # nothing can record it: said instead
+        sys.stderr.write("vibegit: VIBEGIT_ALLOW=1: the lock check cannot run (%s); git goes on\n" % why)
+        sys.exit(0)
+    sys.stderr.write("vibegit: commit blocked: the lock check cannot run: %s; %s, or let this one through with VIBEGIT_ALLOW=1 git ...\n" % (why, fix))
+    sys.exit(1)
 sys.exit(main(["hook"] + sys.argv[1:]))

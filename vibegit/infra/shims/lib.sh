@@ -1,5 +1,4 @@
 state_branch() {  # $branch, $mirror and $policy from git config; branch=? when sh cannot be sure
-	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command that vibegit itself started
 	branch=vibegit/state mirror=project_document/.ai_state policy=always
 	if no_settings; then branch=refs/heads/$branch; return 0; fi  # the common case, without a git process
 	git config --get-regexp '^vibegit\.(statebranch|mirrordir|blockcommits)$' >/dev/null
@@ -112,14 +111,39 @@ lock_suspected() {  # the one lock fast path for a commit to key $1: true when P
 	vanished
 }
 
-run_vibegit() {
-	if [ -n "$VIBEGIT_PYTHON" ] && [ -x "$VIBEGIT_PYTHON" ]; then
-		"$VIBEGIT_PYTHON" -c '@BOOT@' "$hook" "$@"
+run_vibegit() {  # vibegit for $hook: -E and boot keep PYTHON* settings and the directory git runs it in out of its imports
+	python=$VIBEGIT_PYTHON
+	[ -n "$python" ] && [ -x "$python" ] || python_of_vibegit
+	if [ -n "$python" ]; then
+		"$python" -E -c '@BOOT@' "$hook" "$@"
 	elif command -v vibegit >/dev/null 2>&1; then
-		command vibegit hook "$hook" "$@"
+		command vibegit hook "$hook" "$@"  # not a script pip wrote: run as it is
 	else
-		echo "vibegit: $hook hook skipped: vibegit not found (${VIBEGIT_PYTHON:-no interpreter recorded}, none on PATH); reinstall it, or run 'vibegit uninstall'" >&2
+		cannot_run "vibegit not found (${VIBEGIT_PYTHON:-no interpreter recorded}, none on PATH)"
 	fi
+}
+
+python_of_vibegit() {  # $python: the interpreter the vibegit script on PATH names in its '#!' line, as pip writes it
+	python=
+	script=$(command -v vibegit 2>/dev/null) && [ -f "$script" ] && [ -r "$script" ] || return 0
+	IFS= read -r line <"$script" || return 0
+	case $line in '#!/'*) line=${line#??} ;; *) return 0 ;; esac
+	case $line in *[!A-Za-z0-9/._+-]*) return 0 ;; esac  # '/usr/bin/env python3', an option: not one plain path
+	case ${line##*/} in python*) [ ! -x "$line" ] || python=$line ;; esac
+}
+
+cannot_run() {  # $1: why vibegit cannot run; the lock check fails closed (exit 1), the other hooks let git go on
+	fix="install it again ('pip install vibegit', then 'vibegit install')"
+	case $hook in pre-commit | reference-transaction) ;; *)
+		echo "vibegit: $hook hook skipped: $1; $fix" >&2
+		return 0 ;;
+	esac
+	if [ -n "$VIBEGIT_ALLOW" ]; then  # nothing can record it: said instead
+		echo "vibegit: VIBEGIT_ALLOW=1: the lock check cannot run ($1); git goes on" >&2
+		return 0
+	fi
+	echo "vibegit: commit blocked: the lock check cannot run: $1; $fix, or let this one through with 'VIBEGIT_ALLOW=1 git …'" >&2
+	return 1
 }
 
 check() {  # the lock check's refusal (and any failure of it) stops git; other hooks never do

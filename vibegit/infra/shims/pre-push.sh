@@ -1,5 +1,6 @@
 
 wanted() {  # the state branch travels whenever it exists
+	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command vibegit itself started (never the lock check's)
 	state_branch || return 1
 	[ "$branch" != "?" ] || return 0
 	git rev-parse -q --verify "$branch^{commit}" >/dev/null

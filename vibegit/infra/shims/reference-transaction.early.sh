@@ -2,7 +2,7 @@
 # cherry-pick, revert, rebase, am). Only "prepared" can refuse, and only an
 # update of HEAD or a branch to a commit needs a look: everything else (a
 # fetch runs this twice per ref) leaves here, before the rest is even read.
-[ "$1" = prepared ] && [ -z "$VIBEGIT_IN_HOOK" ] || { [ -z "$chained" ] || exec "$chained" "$@"; exit 0; }
+[ "$1" = prepared ] || { [ -z "$chained" ] || exec "$chained" "$@"; exit 0; }
 all= updates=
 while read -r old new ref; do
 	all="$all$old $new $ref

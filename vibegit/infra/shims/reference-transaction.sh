@@ -3,6 +3,7 @@ suspected=
 if state_branch; then
 	seen=
 	while read -r old new ref; do  # each branch a commit goes to, once
+		[ "$ref" != "$branch" ] || continue  # the state branch itself (vibegit's events): no lock holds it
 		case $ref in HEAD) head_key ;; refs/heads/*) key_of "${ref#refs/heads/}" ;; *) continue ;; esac
 		case " $seen " in *" /$key "*) continue ;; esac
 		seen="$seen /$key"
