@@ -633,23 +633,47 @@ def scratch_file(directory: Path) -> BinaryIO:
 
 
 @contextmanager
-def running(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], Done]]:
+def running(
+    repo: Repo, args: list[str], *, env: dict[str, str] | None = None, timeout: float | None = None
+) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
-    gets a function that waits for it and returns it ended, whatever its exit code."""
+    gets a function that waits for it and returns it ended, whatever its exit
+    code. ``timeout``: seconds from its start, after which it is ended with
+    what it started (a session of its own: a transport's ssh too) and fails
+    saying so."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
-        proc = _start(args, repo.toplevel, env, stdout=out, stderr=err)
+        proc = _start(args, repo.toplevel, env, stdout=out, stderr=err, new_session=timeout is not None)
+        deadline = time.monotonic() + timeout if timeout is not None else None
 
         def result() -> Done:
+            late = deadline is not None and not _ended_by(proc, deadline)
+            if late:
+                proc.kill(group=True)
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            return Done(args, code, out.read(), err.read())
+            said = err.read() + (f"\nfatal: no answer in {timeout:g} s\n".encode() if late else b"")
+            return Done(args, code, out.read(), said)
 
         try:
             yield result
         finally:
+            if deadline is not None and not proc.done():
+                proc.kill(group=True)  # the block ended early (an error, ^C): not left running
             proc.wait()  # never left running
+
+
+def _ended_by(proc: Child, deadline: float) -> bool:
+    """Whether ``proc`` ends before ``deadline`` (time.monotonic), looking now and then."""
+    pause = 0.001
+    while not proc.done():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.05)
+    return True
 
 
 @contextmanager

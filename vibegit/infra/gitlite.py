@@ -145,10 +145,11 @@ class Child:
             self.returncode = os.waitstatus_to_exitcode(status)
         return True
 
-    def kill(self) -> None:
+    def kill(self, group: bool = False) -> None:
+        """End it (``group``: with every process of its session; it was started with ``new_session``)."""
         if self.returncode is None:
             try:
-                os.kill(self.pid, 9)  # SIGKILL, the same number everywhere
+                (os.killpg if group else os.kill)(self.pid, 9)  # SIGKILL, the same number everywhere
             except ProcessLookupError:
                 pass
 
