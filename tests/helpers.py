@@ -337,7 +337,7 @@ def another_clone(path: Path) -> Iterator[None]:
     common = Path(git(path, "rev-parse", "--path-format=absolute", "--git-common-dir"))
     found = common / MACHINE_FILE
     saved = found.read_bytes() if found.exists() else None
-    found.write_text(os.urandom(16).hex() + "\n")
+    found.write_text(os.urandom(20).hex() + "\n")
     try:
         yield
     finally:

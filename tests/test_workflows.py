@@ -316,7 +316,7 @@ def test_the_machine_id_is_the_clones_own(repo: Path, vg: VG, tmp_path: Path) ->
     assert vg("install").code == 0
     assert vg("start", "a", "--goal", "g").code == 0
     mine = machine_id(repo)
-    assert len(mine) == 32 and int(mine, 16) >= 0
+    assert len(mine) == 40 and int(mine, 16) >= 0
     assert "vibegit.machine" not in git(repo, "ls-tree", "-r", "--name-only", "vibegit/state")
     wt = tmp_path / "wt"
     git(repo, "worktree", "add", "-q", "-b", "b", str(wt))

@@ -74,7 +74,7 @@ def resume(
         return OK
     written = app.record(ctx, lambda s: lifecycle.resume(s, e), e, workflow=current.id or None)
     if lock is not None and (lock.machine or lock.host) and not lock.held_here(e, clone_only=True):
-        app.say(t("cmd.took_over", host=lock.holder))  # said once it happened, never before a refusal
+        app.say(t("cmd.took_over", holder=lock.holder))  # said once it happened, never before a refusal
         protect(ctx.repo)
     app.show_report(ctx, written.state, lang, e.head, workflows.others(loaded.index, current.id))
     return OK

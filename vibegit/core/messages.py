@@ -453,9 +453,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cmd.no_events": ("No events yet.", "尚无事件。"),
     "cmd.running_here": ("The workflow is already running here; nothing to resume.", "工作流已在此处运行；无需恢复。"),
     "cmd.took_over": (
-        "Took the workflow over from {host}; 'vibegit sync' (or a git push with vibegit's hooks installed) lets "
-        "{host} know.",
-        "已从 {host} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知 {host}。",
+        "Took the workflow over from {holder}; 'vibegit sync' (or a git push with vibegit's hooks installed) "
+        "lets that clone know.",
+        "已从 {holder} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知那个克隆。",
     ),
     "cmd.hooks_missing": (
         "vibegit's git hooks are not all installed here, so the lock does not block commits yet; run 'vibegit "

@@ -55,7 +55,9 @@ def _make(root: Path) -> bytes:
     """A new id, written whole under a scratch name and linked into place, so
     a process that looks meanwhile finds none or all of it, and two that make
     one at once agree on the first."""
-    made = os.urandom(16).hex().encode() + b"\n"
+    made = (
+        os.urandom(20).hex().encode() + b"\n"
+    )  # 40 hex digits: the state files' YAML reads it as text, as an object id
     scratch = f"{MACHINE_FILE}{fs.TEMP}{os.urandom(4).hex()}"
     fs.write(root, scratch, made, 0o644)
     try:
