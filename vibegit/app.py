@@ -189,7 +189,7 @@ def record(
         said = mirror.refuse_foreign(ctx.repo, ctx.settings, has_workflows=bool(listed))
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
-    locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []
+    locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow, ctx.config) if workflow else []
     guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:

@@ -44,7 +44,9 @@ def resume(
         target = workflows.choose(loaded.index, e, workflow)
     except Refused as err:  # none here, or several: name them, and how to go to one
         raise Refused(t("resume.choose", error=err)) from None
-    news = remote.newer(ctx.repo, ctx.settings, target.id, looked or None) if target and looked is not None else None
+    news = None
+    if target is not None and looked is not None:
+        news = remote.newer(ctx.repo, ctx.settings, target.id, looked or None, ctx.config)
     if news is not None and target is not None:
         if not force:
             raise Refused(t("resume.stale", newer=news.where(target.name)))
@@ -85,10 +87,11 @@ def _look(ctx: app.Context, given: str | None) -> str | None:
     copy just fetched; "" when it could not be reached (then the copies
     fetched before are compared, and that is said); None without a remote."""
     repo = ctx.repo
-    if given is None and not git.remotes(repo):
+    found = git.remote_config(repo, ctx.config)
+    if given is None and not found.urls:
         return None
     try:
-        name = remote.state_remote(repo, ctx.settings, given)
+        name = remote.state_remote(repo, ctx.settings, given, found)
     except BadInput as err:
         if given is not None:
             raise

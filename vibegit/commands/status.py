@@ -28,7 +28,8 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
         target = workflows.shown_here(loaded.index, e)
     state = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state if target else loaded.fresh().state
     rest = workflows.others(loaded.index, target.id if target else None)
-    news = remote.newer(ctx.repo, ctx.settings, target.id) if target and report.is_active(state) else None
+    active = target is not None and report.is_active(state)
+    news = remote.newer(ctx.repo, ctx.settings, target.id, config=ctx.config) if target and active else None
     if as_json:
         app.say_json({**report.as_json(state, rest), "newer": news.as_dict() if news else None})
         return OK

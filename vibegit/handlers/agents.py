@@ -104,7 +104,7 @@ def _elsewhere(h: Any, state: Any, e: Any) -> str | None:
     if lock is not None and lock.elsewhere(e):
         return f"{lock.holder} (locked at {lock.locked_at})"
     try:
-        locks = remote.remote_locks(h.repo, h.settings, e, state.workflow.id)
+        locks = remote.remote_locks(h.repo, h.settings, e, state.workflow.id, h.config)
     except VibegitError:
         locks = []
     why = lifecycle.taken_over(state, e, locks)

@@ -214,8 +214,9 @@ def _early_for(repo: Repo) -> str | None:
 
 
 def read_config(repo: Repo) -> dict[str, str]:
-    """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote and the
-    few of git's that vibegit reads (core.hooksPath, git-lfs's filter), in one
+    """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote, each
+    remote's URL and the few of git's that vibegit reads (core.hooksPath,
+    git-lfs's filter), in one
     process; section and key lower-cased as git does (a branch name keeps its case)."""
     proc = run(READ_CONFIG, cwd=repo.toplevel, check=False, early=_early_for(repo))
     config: dict[str, str] = {}
@@ -731,6 +732,21 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return [line[len("parent ") :] for line in head.split("\n") if line.startswith("parent ")]
 
 
+def near_ancestor(repo: Repo, commit: str, tip: str, within: int = 32) -> bool:
+    """Whether ``commit`` is one of the ``within`` newest commits of ``tip``'s
+    history, read through the command's reader (no process): a copy a few
+    events behind is told at once; False says only "not that near"."""
+    todo, seen = [tip], set[str]()
+    while todo and len(seen) < within:
+        found = todo.pop(0)
+        if found == commit:
+            return True
+        if found not in seen:
+            seen.add(found)
+            todo += parents(repo, found)
+    return False
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):
@@ -876,15 +892,19 @@ class Remotes(NamedTuple):
     upstream: str | None  # the remote of the current branch's upstream, if it has one
 
 
-def remote_config(repo: Repo) -> Remotes:
-    """The remotes and the current branch's upstream remote (one ``git config``)."""
+def remote_config(repo: Repo, config: dict[str, str] | None = None) -> Remotes:
+    """The remotes and the current branch's upstream remote: from ``config``
+    (``read_config``'s, which holds them: no process), else one ``git config``."""
     branch = head_branch(repo)
-    proc = repo.git("config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote)$", check=False)
+    if config is None:
+        proc = repo.git("config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote)$", check=False)
+        pairs = [item.partition("\n")[::2] for item in proc.stdout.decode(errors="replace").split("\0")]
+    else:
+        pairs = list(config.items())
     urls: dict[str, str] = {}
     upstream = None
-    for item in proc.stdout.decode(errors="replace").split("\0"):
-        key, _, value = item.partition("\n")
-        if key.startswith("remote.") and key.endswith(".url"):
+    for key, value in pairs:
+        if key.startswith("remote.") and key.endswith(".url") and len(key) > len("remote..url"):
             urls.setdefault(key[len("remote.") : -len(".url")], value)
         elif branch is not None and key == f"branch.{branch}.remote":
             upstream = value

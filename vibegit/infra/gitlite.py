@@ -214,7 +214,7 @@ READ_CONFIG = [
     "config",
     "-z",
     "--get-regexp",
-    r"^(vibegit|user)\.|^branch\..*\.remote$|^core\.hookspath$|^filter\.lfs\.(process|clean)$",
+    r"^(vibegit|user)\.|^branch\..*\.remote$|^remote\..*\.url$|^core\.hookspath$|^filter\.lfs\.(process|clean)$",
 ]
 CAT_FILE = ["cat-file", "--batch"]
 

@@ -141,10 +141,11 @@ def push(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool
     raise GitError(f"git push {remote} failed: {pushed.detail}")
 
 
-def _copies(repo: git.Repo, settings: Settings) -> tuple[str, list[str]]:
+def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -> tuple[str, list[str]]:
     """The remote the state belongs to and the refs of its copies fetched
-    before (vibegit's, then the user's ``git fetch``'s); none, and no git
-    process, when nothing was ever fetched, or no remote is the state's."""
+    before (vibegit's, then the user's ``git fetch``'s); none when nothing
+    was ever fetched, or no remote is the state's. ``config``: the settings
+    as ``git.read_config`` read them (then no git process here)."""
     common = repo.common_dir
     packed = common / "packed-refs"
     if not (
@@ -154,21 +155,23 @@ def _copies(repo: git.Repo, settings: Settings) -> tuple[str, list[str]]:
     ):
         return "", []
     try:
-        name = state_remote(repo, settings)
+        name = state_remote(repo, settings, found=git.remote_config(repo, config))
     except BadInput:
         return "", []  # no remote the state belongs to: no copy can report a takeover
     return name, list(dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")))
 
 
-def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -> list[lifecycle.RemoteLock]:
+def remote_locks(
+    repo: git.Repo, settings: Settings, e: Env, workflow_id: str, config: dict[str, str] | None = None
+) -> list[lifecycle.RemoteLock]:
     """The locks another clone holds on workflow ``workflow_id`` in the copies of
     the state branch already fetched from the remote the state belongs to (a
     fork's upstream never reports a takeover), newest first; no git process
-    when nothing was ever fetched."""
+    when nothing was ever fetched (``config``: as ``_copies``)."""
     from vibegit.core import lifecycle
     from vibegit.infra import store
 
-    _, refs = _copies(repo, settings)
+    _, refs = _copies(repo, settings, config)
     if not refs:
         return []
     cat = git.reader(repo)
@@ -196,17 +199,24 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -
     ]
 
 
-def newer(repo: git.Repo, settings: Settings, workflow_id: str, only: str | None = None) -> lifecycle.Newer | None:
+def newer(
+    repo: git.Repo,
+    settings: Settings,
+    workflow_id: str,
+    only: str | None = None,
+    config: dict[str, str] | None = None,
+) -> lifecycle.Newer | None:
     """What a copy of the state branch fetched before from its remote holds
     of workflow ``workflow_id`` that the local branch does not: its events
     there, its status and holder, the time of its last event (the copy with
     the most of them); None when the local branch has all of it. ``only``: that
     ref alone (the copy just fetched). No network; no git process when
-    nothing was ever fetched or the copies hold that workflow as it is here."""
+    nothing was ever fetched or the copies hold that workflow as it is here
+    (``config``: as ``_copies``)."""
     from vibegit.core import lifecycle
     from vibegit.infra import store
 
-    name, refs = _copies(repo, settings)
+    name, refs = _copies(repo, settings, config)
     if only is not None:
         refs = [only] if name else []
     if not refs:
@@ -219,10 +229,14 @@ def newer(repo: git.Repo, settings: Settings, workflow_id: str, only: str | None
     except VibegitError:
         ours = ()
     best: lifecycle.Newer | None = None
+    looked: set[str] = set()
     for ref in refs:
         tip = cat.get(ref)
-        if tip is None or tip[0] != "commit" or tip[1] == local_tip:
+        if tip is None or tip[0] != "commit" or tip[1] == local_tip or tip[1] in looked:
             continue
+        looked.add(tip[1])
+        if local_tip and git.near_ancestor(repo, tip[1], local_tip):
+            continue  # a copy a few events behind this one: nothing new there
         try:
             there = store.load_commit(repo, cat, tip[1], f"{ref}:")
             theirs = store.flow(repo, cat, there, workflow_id)
