@@ -385,6 +385,9 @@ def test_a_teammates_clone_is_told_whose_workflow_it_sees(tmp_path: Path, m: Mac
     assert "Continue?" in m.ok("alice", alice, "status").out
     m.ok("bob", bob, "start", "search", "--goal", "bob's")  # one of his own beside it
     assert "Continue?" in m.ok("bob", bob, "status").out
+    carol = clone(remote, tmp_path / "carol")  # the advice, followed: she takes alice's over
+    assert f"Took the workflow over from alice:{alice}" in m.ok("carol", carol, "resume").out
+    assert "Continue?" in m.ok("carol", carol, "status").out
 
 
 def test_resume_checkout_goes_to_the_workflows_branch(tmp_path: Path, m: Machines) -> None:

@@ -35,7 +35,7 @@ def parse_lock(data: bytes, name: str = NAME) -> Lock:
 def machine_id(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> str:
     """A holder's machine id as a state file records it ("" for none)."""
     value = doc.str_(sec, path) or ""
-    if value and not MACHINE_ID.match(value):
+    if value and (not isinstance(sec.get(path[-1]), str) or not MACHINE_ID.match(value)):
         raise doc.error(path, f"not a machine id ({value[:40]!r}: 16 to 64 hex digits)")
     return value
 
