@@ -224,10 +224,17 @@ def newer(
     cat = git.reader(repo)
     local = cat.get(settings.state_ref)
     local_tip = local[1] if local is not None and local[0] == "commit" else None
-    try:
-        ours = store.flow(repo, cat, store.load(repo, cat, settings, local_tip), workflow_id).tree if local_tip else ()
-    except VibegitError:
-        ours = ()
+    ours: list[tuple[git.TreeEntry, ...]] = []  # the workflow's tree here, read once if a copy is not near
+
+    def here() -> tuple[git.TreeEntry, ...]:
+        if not ours:
+            try:
+                loaded = store.load(repo, cat, settings, local_tip)
+                ours.append(store.flow(repo, cat, loaded, workflow_id).tree if local_tip else ())
+            except VibegitError:
+                ours.append(())
+        return ours[0]
+
     best: lifecycle.Newer | None = None
     looked: set[str] = set()
     for ref in refs:
@@ -242,7 +249,7 @@ def newer(
             theirs = store.flow(repo, cat, there, workflow_id)
         except VibegitError:
             continue  # that copy has no such workflow, or one this vibegit cannot read
-        if theirs.tree == ours:
+        if theirs.tree == here():
             continue
         spec = [tip[1], f"^{local_tip}"] if local_tip else [tip[1]]
         grep = f"--grep=Vibegit-Workflow-Id: {workflow_id}"
