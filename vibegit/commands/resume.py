@@ -106,8 +106,8 @@ def _look(ctx: app.Context, given: str | None) -> str | None:
 
 
 def protect(repo: git.Repo) -> None:
-    """The second machine is protected at once: a lock taken over from another
-    host is enforced here only by vibegit's git hooks. None here (a fresh
+    """The second clone is protected at once: a lock taken over from another
+    clone is enforced here only by vibegit's git hooks. None here (a fresh
     clone): they are installed, saying so. Hooks of another tool in their
     place: nothing is touched, and the command to run is said."""
     where = hookfiles.place(repo.toplevel)
