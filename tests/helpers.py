@@ -12,7 +12,7 @@ import os
 import pwd
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -318,6 +318,33 @@ def remote_with_laptop(tmp_path: Path) -> tuple[Path, Path]:
 def clone(remote: Path, path: Path, *args: str) -> Path:
     git(path.parent, "clone", "-q", *args, str(remote), str(path))
     return path
+
+
+MACHINE_FILE = "vibegit.machine"  # a clone's machine id, in its git common dir
+
+
+def machine_id(path: Path) -> str:
+    """The machine id of the clone at ``path`` ("" before vibegit made one)."""
+    common = Path(git(path, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+    found = common / MACHINE_FILE
+    return found.read_text().strip() if found.exists() else ""
+
+
+@contextlib.contextmanager
+def another_clone(path: Path) -> Iterator[None]:
+    """While the block runs, the clone at ``path`` has another machine id: it
+    is another holder, as a second clone of the same remote would be."""
+    common = Path(git(path, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+    found = common / MACHINE_FILE
+    saved = found.read_bytes() if found.exists() else None
+    found.write_text(os.urandom(20).hex() + "\n")
+    try:
+        yield
+    finally:
+        if saved is None:
+            found.unlink()
+        else:
+            found.write_bytes(saved)
 
 
 class Machines:

@@ -18,7 +18,17 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import VG, Machines, clone, git, remote_with_laptop, start_workflow, subjects, vg_proc
+from tests.helpers import (
+    VG,
+    Machines,
+    another_clone,
+    clone,
+    git,
+    remote_with_laptop,
+    start_workflow,
+    subjects,
+    vg_proc,
+)
 from vibegit.core import agents, jsonc
 
 
@@ -480,7 +490,9 @@ def test_stop_in_every_state(repo: Path, vg: VG, agent: str) -> None:
     guard = cursor_stop(repo, loop_count=1) if agent == "cursor" else {**payload(repo), "stop_hook_active": True}
     assert answer(guard) is None  # the agent's loop guard: never loop
     assert answer("not json {") is None  # bad input: never block
-    assert answer(VIBEGIT_HOST="desktop") is None  # the workflow's lock is another machine's
+    with another_clone(repo):
+        assert answer() is None  # the workflow's lock is another clone's
+    assert answer(VIBEGIT_HOST="renamed")  # this clone under another host name: its lock still
     assert vg("context", "--question", "JWT or sessions?").code == 0
     assert answer() is None  # waiting for the user's answer
     assert vg("context", "--answer", "1").code == 0
@@ -514,15 +526,15 @@ def test_session_start_on_a_machine_that_does_not_hold_the_workflow(repo: Path, 
     running(vg)
     before = subjects(repo)
     for source in ("startup", "fork"):
-        result = vg_proc(
-            "hook",
-            "session-start",
-            "--agent",
-            "claude",
-            cwd=repo,
-            input=json.dumps(claude_session_start(repo, source)),
-            env={**os.environ, "VIBEGIT_HOST": "desktop"},
-        )
+        with another_clone(repo):
+            result = vg_proc(
+                "hook",
+                "session-start",
+                "--agent",
+                "claude",
+                cwd=repo,
+                input=json.dumps(claude_session_start(repo, source)),
+            )
         assert result.code == 0 and "This workflow runs elsewhere:" in result.out, result.err
         assert "`vibegit sync`, then `vibegit resume`" in result.out
     assert subjects(repo) == before  # nothing recorded
@@ -730,7 +742,8 @@ def test_session_start_in_every_state(repo: Path, vg: VG, agent: str) -> None:
     assert "Continue T-002: Login API" in context()
     assert context("{not json") == ""  # bad input: nothing, no crash
     before = subjects(repo)
-    elsewhere = context(VIBEGIT_HOST="desktop")
+    with another_clone(repo):
+        elsewhere = context()
     assert "This workflow runs elsewhere:" in elsewhere and subjects(repo) == before
     assert vg("task", "done", "T-002").code == 0
     assert "All tasks are done" in context()

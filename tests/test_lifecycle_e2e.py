@@ -94,8 +94,10 @@ def test_status_json_shape(repo: Path, vg: VG) -> None:
         "lock",
         "tasks",
         "others",
+        "newer",  # what the state's remote (as last fetched) has that this copy has not: null here
     }
     assert data["schema"] == 2 and data["workflow_id"].startswith("w-") and data["others"] == []
+    assert data["newer"] is None
     assert data["tasks"] == [{"id": "T-1", "title": "one", "status": "todo"}]
     assert data["workflow"]["total_tasks"] == 1 and data["workflow"]["completed_tasks"] == 0
     assert data["lock"]["locked"] is True

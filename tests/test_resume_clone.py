@@ -5,8 +5,10 @@ clone and the real pre-push hook."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -333,3 +335,166 @@ def test_configuration_in_a_snapshot_is_withheld_until_a_person_takes_it(
     assert (desktop / ".mcp.json").read_bytes() == mine and (desktop / "AGENTS.md").read_text() == "# Team rules\n"
     missing = m("desktop", desktop, "take", "src/app.py")
     assert missing.code == 2 and "not configuration that resume withholds" in missing.err
+
+
+# -- a stale copy never resumes; a takeover brings the work
+
+
+def desktop_took_over(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
+    """The laptop paused and pushed; the desktop resumed, worked, checkpointed and synced."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "task", "add", "T-001", "login")
+    (laptop / "src" / "app.py").write_text("def login():\n    return 'laptop'\n")
+    m.ok("laptop", laptop, "checkpoint", "--file", "src/app.py", "--line", "2")
+    m.ok("laptop", laptop, "pause")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("desktop", desktop, "resume")
+    (desktop / "src" / "app.py").write_text("def login():\n    return 'laptop'\n\n\ndef desktop():\n    pass\n")
+    m.ok("desktop", desktop, "checkpoint", "--file", "src/app.py", "--line", "5", "--action", "desktop work")
+    m.ok("desktop", desktop, "task", "add", "T-002", "from the desktop")
+    m.ok("desktop", desktop, "sync")
+    return remote, laptop, desktop
+
+
+def test_a_stale_copy_is_never_resumed(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = desktop_took_over(tmp_path, m)
+    git(laptop, "fetch", "-q", "origin")
+    status = m.ok("laptop", laptop, "status")  # no network: the copy git fetch brought
+    first = status.out.splitlines()[0]
+    assert "moved on at origin: 3 event(s) this copy does not have" in first
+    assert f"running on desktop:{desktop}" in first and "'vibegit sync' brings it here" in first
+    newer = json.loads(m.ok("laptop", laptop, "status", "--json").out)["newer"]
+    assert (newer["events"], newer["status"], newer["held_by"]["host"]) == (3, "running", "desktop")
+    before, tree = git(laptop, "rev-parse", "vibegit/state"), user_view(laptop)
+    refused = m("laptop", laptop, "resume")
+    assert refused.code == 1 and "resumed" not in refused.out
+    line = refused.err.strip()
+    assert len(line.splitlines()) == 1
+    assert f"running on desktop:{desktop}" in line and f"the last at {newer['last_event']}" in line
+    assert "'vibegit sync' catches up" in line and "'vibegit resume --force' takes it over" in line
+    assert git(laptop, "rev-parse", "vibegit/state") == before and user_view(laptop) == tree
+
+    # The first way on: catch up, then resume (which takes it over, the desktop's work along).
+    m.ok("laptop", laptop, "sync")
+    assert "moved on" not in m.ok("laptop", laptop, "status").out
+    in_the_way = m("laptop", laptop, "resume")  # the laptop's own old edit stands where the desktop's goes
+    assert in_the_way.code == 1 and "src/app.py" in in_the_way.err and "--force" in in_the_way.err
+    taken = m.ok("laptop", laptop, "resume", "--force")
+    assert f"Took the workflow over from desktop:{desktop}" in taken.out
+    assert (laptop / "src" / "app.py").read_text() == (desktop / "src" / "app.py").read_text()
+    assert "`src/app.py:5` ·" not in taken.out  # the checkpoint's line is where it says
+    m.ok("laptop", laptop, "sync")
+    git(desktop, "fetch", "-q", "origin")
+    refused = m("desktop", desktop, "task", "add", "T-003", "x")
+    assert refused.code == 1 and f"taken over on laptop:{laptop}" in refused.err
+
+
+def test_resume_force_takes_the_newest_state_and_the_holders_work(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = desktop_took_over(tmp_path, m)
+    (laptop / "notes.txt").write_text("only here\n")  # not in the desktop's snapshot: left alone
+    taken = m.ok("laptop", laptop, "resume", "--force")  # no fetch by hand: resume looks at origin itself
+    assert "Fast-forwarded vibegit/state by 3 event(s) from origin" in taken.out
+    assert f"Took the workflow over from desktop:{desktop}" in taken.out
+    assert (laptop / "src" / "app.py").read_text() == (desktop / "src" / "app.py").read_text()
+    assert (laptop / "notes.txt").read_text() == "only here\n"
+    [saved] = [line for line in taken.out.splitlines() if line.startswith("Saved what stood in the way")]
+    backup = Path(shlex.split(saved.split("'")[1])[2].rstrip("/.").rstrip("/"))
+    assert (backup / "src" / "app.py").read_text() == "def login():\n    return 'laptop'\n"
+    data = json.loads(m.ok("laptop", laptop, "status", "--json").out)
+    assert data["lock"]["host"] == "laptop" and [t["id"] for t in data["tasks"]] == ["T-001", "T-002"]
+    assert data["checkpoint"]["line"] == 5 and data["newer"] is None
+
+
+def test_a_resume_with_the_remote_unreachable_compares_with_the_last_fetched_copy(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, _desktop = desktop_took_over(tmp_path, m)
+    git(laptop, "fetch", "-q", "origin")
+    remote.rename(tmp_path / "gone.git")  # offline
+    refused = m("laptop", laptop, "resume")
+    assert refused.code == 1 and "could not reach origin" in refused.err and "moved on at origin" in refused.err
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(tmp_path / "gone.git"), str(other))
+    m.ok("other", other, "start", "side", "--goal", "g")
+    m.ok("other", other, "pause")
+    m.ok("other", other, "sync")
+    git(other, "remote", "set-url", "origin", str(remote))  # the path that vanished
+    resumed = m.ok("other", other, "resume")  # nothing newer known: resumes, and says what it compared with
+    assert "could not reach origin" in resumed.err and "comparing with what was fetched" in resumed.err
+
+
+def test_the_look_at_the_remote_is_bounded(tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vibegit.commands import resume
+
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "pause")
+    helper = tmp_path / "bin" / "git-remote-hang"
+    helper.parent.mkdir()
+    helper.write_text("#!/bin/sh\nsleep 60\n")  # a remote that never answers
+    helper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{helper.parent}:{os.environ['PATH']}")
+    git(laptop, "remote", "set-url", "origin", "hang::nowhere")
+    monkeypatch.setattr(resume, "LOOK_SECONDS", 1.0)
+    started = time.monotonic()
+    result = m.ok("laptop", laptop, "resume")
+    assert time.monotonic() - started < 10
+    assert "could not reach origin" in result.err and "no answer in 1 s" in result.err
+    assert "vibe-code resumed" in result.out
+
+
+def test_resume_force_here_brings_the_checkpoints_work_back(repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    (repo / "src" / "app.py").write_text("checkpointed\n")
+    assert vg("checkpoint").code == 0
+    (repo / "src" / "app.py").write_text("after the checkpoint\n")
+    assert "already running here" in vg("resume").out
+    assert (repo / "src" / "app.py").read_text() == "after the checkpoint\n"
+    forced = vg("resume", "--force")
+    assert forced.code == 0 and "--force restores its checkpoint's uncommitted work" in forced.out
+    assert (repo / "src" / "app.py").read_text() == "checkpointed\n"
+    [saved] = [line for line in forced.out.splitlines() if line.startswith("Saved what stood in the way")]
+    subprocess.run(shlex.split(saved.split("'")[1]), check=True)
+    assert (repo / "src" / "app.py").read_text() == "after the checkpoint\n"
+
+
+def test_a_teammates_clone_is_told_whose_workflow_it_sees(tmp_path: Path, m: Machines) -> None:
+    remote, alice = remote_with_laptop(tmp_path)
+    m.ok("alice", alice, "start", "login", "--goal", "alice's")
+    m.ok("alice", alice, "sync")
+    bob = clone(remote, tmp_path / "bob")
+    report = m.ok("bob", bob, "status").out
+    assert "Continue?" not in report and f"**Held by** alice:{alice}" in report and "`vibegit resume`" in report
+    assert "Continue?" in m.ok("alice", alice, "status").out
+    m.ok("bob", bob, "start", "search", "--goal", "bob's")  # one of his own beside it
+    assert "Continue?" in m.ok("bob", bob, "status").out
+    carol = clone(remote, tmp_path / "carol")  # the advice, followed: she takes alice's over
+    assert f"Took the workflow over from alice:{alice}" in m.ok("carol", carol, "resume").out
+    assert "Continue?" in m.ok("carol", carol, "status").out
+
+
+def test_resume_checkout_goes_to_the_workflows_branch(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "switch", "-q", "-c", "feat/auth")  # no commit of its own: main's commit
+    git(laptop, "push", "-q", "-u", "origin", "feat/auth")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("desktop", desktop, "resume", "--workflow", "vibe-code", "--checkout")  # no checkpoint: its branch
+    assert git(desktop, "symbolic-ref", "--short", "HEAD") == "feat/auth"
+    m.ok("desktop", desktop, "pause")  # a checkpoint on feat/auth, at main's commit
+    m.ok("desktop", desktop, "sync")
+    told = m.ok("told", clone(remote, tmp_path / "told"), "resume", "--workflow", "vibe-code")
+    assert "on feat/auth: 'vibegit resume --checkout' or 'git switch feat/auth' goes there" in told.out
+    gone = clone(remote, tmp_path / "gone")
+    m.ok("gone", gone, "resume", "--workflow", "vibe-code", "--checkout")  # HEAD at that commit already
+    assert git(gone, "symbolic-ref", "--short", "HEAD") == "feat/auth"
+
+
+def test_status_after_the_state_branch_was_deleted_says_repair(repo: Path, vg: VG) -> None:
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    git(repo, "branch", "-D", "vibegit/state")
+    result = vg("status")
+    assert result.code == 1 and "'vibegit doctor --repair'" in result.err and "start one" not in result.out
+    assert vg("doctor", "--repair").code == 0
+    assert "vibe-code" in vg("status").out

@@ -198,3 +198,29 @@ def test_learn_takes_items_only_and_never_a_control_character(text: str, every: 
         assert item.text and item.text == item.text.strip() and bad_char(item.text) is None and len(item.text) <= 500
         assert item.category in (MemoryCategory.PROJECT_KNOWLEDGE, MemoryCategory.FORBIDDEN_ACTION)
     assert len(extract(text)) <= len(extract(text, every_item=True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        st.binary(min_size=20, max_size=64).map(bytes.hex),  # an id, as vibegit makes them (or longer, shorter)
+        st.text(max_size=70),
+        st.integers(),
+        st.booleans(),
+        st.lists(st.integers(), max_size=2),
+    )
+)
+def test_any_machine_in_a_lock_gives_a_clear_error_or_an_id_that_reads_back(value: object) -> None:
+    """workflow.lock's ``machine`` (who holds it) comes from the state branch: anyone could have pushed it."""
+    import yaml
+
+    from vibegit.infra.formats import parse_lock, render_lock
+
+    data = {"locked": True, "workflow": "w", "host": "h", "worktree": "/w", "machine": value}
+    try:
+        lock = parse_lock(yaml.safe_dump(data).encode())
+    except BadInput as err:
+        assert str(err).startswith("workflow.lock") and "machine" in str(err) and "\n" not in str(err)
+        return
+    assert lock.machine in ("", value) and (not lock.machine or 16 <= len(lock.machine) <= 64)
+    assert parse_lock(render_lock(lock).encode()) == lock

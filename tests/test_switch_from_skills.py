@@ -50,7 +50,7 @@ def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Pat
     desktop = clone(remote, tmp_path / "desktop")
     git(desktop, "config", "vibegit.lang", "zh")
     resumed = m.ok("desktop", desktop, "resume")
-    assert "已从 laptop 接管工作流" in resumed.out and "正在安装 vibegit 的钩子" in resumed.out
+    assert "已从 laptop:" in resumed.out and "接管工作流" in resumed.out and "正在安装 vibegit 的钩子" in resumed.out
     assert "## 🔄 会话恢复" in resumed.out
     assert "重写了它们" in resumed.err and "git rm -r --cached" in resumed.err  # the tracked copies: said
     assert (desktop / MIRROR / "conventions.md").exists()
@@ -67,7 +67,7 @@ def test_from_the_skills_to_vibegit_in_chinese_across_two_machines(tmp_path: Pat
 
     m.ok("laptop", laptop, "sync")
     taken = m.ok("laptop", laptop, "resume")
-    assert "已从 desktop 接管工作流" in taken.out
+    assert "已从 desktop:" in taken.out and "接管工作流" in taken.out
     done = m.ok("laptop", laptop, "complete", "--yes", "--lesson", "会话放在 Redis")
     for part in (
         "## ✅ 工作流完成报告：vibe-code",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import VG, git
+from tests.helpers import VG, bare_origin, git
 from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra import snapshot
@@ -111,6 +111,16 @@ def test_git_processes_per_command(dirty_repo: Path, vg: VG, monkeypatch: pytest
     pause = git_processes(vg, monkeypatch, trace, "pause")
     assert pause == sorted([*event, *snap])  # the report reuses the snapshot: no second scan
     assert SAME in vg("status").out
+
+    # With the state's remote fetched, and events here it has not seen yet: the
+    # remote (its URL in the one config read) and its copy (read, walked back)
+    # cost no process of their own.
+    bare = bare_origin(dirty_repo, tmp_path)
+    git(dirty_repo, "push", "-q", "-u", "origin", "main")
+    assert vg("sync").code == 0
+    assert bare.is_dir() and vg("resume").code == 0 and vg("task", "add", "T-2", "y").code == 0
+    assert git_processes(vg, monkeypatch, trace, "task", "add", "T-3", "z") == sorted(event)
+    assert git_processes(vg, monkeypatch, trace, "status", "--json") == sorted(read)
 
 
 def test_the_size_check_sees_staged_unstaged_and_untracked_files_only(

@@ -15,7 +15,9 @@ from tests.helpers import (
     Machines,
     clone,
     commit,
+    commit_state,
     git,
+    machine_id,
     remote_with_laptop,
     run_git,
     state_ref,
@@ -248,3 +250,89 @@ def _repo_and_settings(path: Path) -> tuple[object, object]:
     from vibegit.infra import git as vgit
 
     return vgit.find_repo(path), Settings()
+
+
+# -- a holder is one clone: its machine id and worktree, the host name only a label
+
+
+def test_two_clones_on_one_host_are_two_holders(tmp_path: Path, m: Machines) -> None:
+    remote, first = remote_with_laptop(tmp_path)
+    second = clone(remote, tmp_path / "second")
+    assert machine_id(second) == ""  # git clone copies nothing of the git dir: no id until vibegit needs one
+    m.ok("laptop", first, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", first, "sync")
+    took = m.ok("laptop", second, "resume")  # same host name: still another holder, so a takeover
+    assert f"Took the workflow over from laptop:{first}" in took.out
+    assert machine_id(first) != machine_id(second) != ""
+    m.ok("laptop", second, "sync")
+    git(first, "fetch", "-q", "origin")
+    refused = m("laptop", first, "task", "add", "T-1", "x")
+    assert refused.code == 1 and f"taken over on laptop:{second}" in refused.err
+    m.ok("laptop", first, "sync")  # the advice: catch up, then take it back
+    assert "over from laptop" in m.ok("laptop", first, "resume").out
+    m.ok("laptop", first, "task", "add", "T-1", "x")
+    listed = json.loads(m.ok("laptop", first, "list", "--json").out)
+    assert [(w["host"], w["holder"], w["machine"]) for w in listed] == [("laptop", str(first), machine_id(first))]
+
+
+def test_two_machines_of_one_name_and_path_are_two_holders(tmp_path: Path, m: Machines) -> None:
+    """Containers and cloud VMs: the same host name and the same checkout path."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("dev", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "src" / "app.py").write_text("work of the first box\n")
+    m.ok("dev", laptop, "checkpoint", "--file", "src/app.py", "--line", "1")
+    m.ok("dev", laptop, "sync")
+    laptop.rename(tmp_path / "first-box")
+    box = clone(remote, laptop)  # the second box, at the same path
+    result = m.ok("dev", box, "resume")
+    assert "already running here" not in result.out and "Took the workflow over from dev:" in result.out
+    assert (box / "src" / "app.py").read_text() == "work of the first box\n"  # its work came along
+    m.ok("dev", box, "sync")
+    box.rename(tmp_path / "second-box")
+    (tmp_path / "first-box").rename(laptop)  # the first box again
+    git(laptop, "fetch", "-q", "origin")
+    refused = m("dev", laptop, "context", "--next", "x")
+    assert refused.code == 1 and "taken over on dev:" in refused.err
+
+
+def test_a_lock_from_before_machine_ids_holds_by_host_and_worktree(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    lock = workflow_path(laptop, "workflow.lock")
+    old = "\n".join(line for line in git(laptop, "show", lock).splitlines() if not line.startswith("machine:"))
+    index = "\n".join(
+        line for line in git(laptop, "show", "vibegit/state:index.yaml").splitlines() if "machine:" not in line
+    )
+    commit_state(laptop, {lock.split(":", 1)[1]: old + "\n", "index.yaml": index + "\n"}, "as vibegit 0.1 wrote it")
+    assert "machine" not in json.loads(m.ok("laptop", laptop, "status", "--json").out)["lock"]
+    m.ok("laptop", laptop, "task", "add", "T-1", "still mine")  # this host, this worktree: held here
+    assert m("desktop", laptop, "task", "add", "T-2", "x").code == 1  # another host name: not the holder
+    m.ok("laptop", laptop, "pause")
+    m.ok("laptop", laptop, "resume")
+    assert json.loads(m.ok("laptop", laptop, "status", "--json").out)["lock"]["machine"] == machine_id(laptop)
+
+
+def test_the_machine_id_is_the_clones_own(repo: Path, vg: VG, tmp_path: Path) -> None:
+    assert vg("install").code == 0
+    assert vg("start", "a", "--goal", "g").code == 0
+    mine = machine_id(repo)
+    assert len(mine) == 40 and int(mine, 16) >= 0
+    assert "vibegit.machine" not in git(repo, "ls-tree", "-r", "--name-only", "vibegit/state")
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "b", str(wt))
+    assert vg("start", "b", "--goal", "g", cwd=wt).code == 0
+    assert machine_id(wt) == mine  # one clone: its worktrees share it; the worktree tells them apart
+    held = {w["name"]: (w["machine"], w["holder"]) for w in json.loads(vg("list", "--json").out)}
+    assert held == {"a": (mine, str(repo)), "b": (mine, str(wt))}
+    path = repo / ".git" / "vibegit.machine"
+    path.write_text("not an id\n")
+    bad = vg("status")
+    assert bad.code == 2 and "vibegit.machine: not a vibegit machine id" in bad.err and "delete it" in bad.err
+    blocked = run_git(repo, "commit", "--allow-empty", "-m", "x")  # the lock check fails closed, saying why
+    path.unlink()
+    path.symlink_to(tmp_path / "elsewhere")
+    linked = vg("status")
+    assert linked.code == 2 and "is a symbolic link" in linked.err and not (tmp_path / "elsewhere").exists()
+    path.unlink()
+    assert blocked.code != 0 and "the lock check failed" in blocked.err and "machine id" in blocked.err
+    assert vg("status").code == 0 and machine_id(repo) != mine  # a new one: this clone is a new holder

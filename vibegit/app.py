@@ -159,6 +159,14 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         mirror.refresh(repo, conf, fetched, facts(ctx), lambda _problem: None)
 
 
+def refuse_vanished(ctx: Context) -> None:
+    """With no state branch: refused when this worktree's mirror shows a state
+    recorded here (the branch was deleted; ``doctor --repair`` brings it back)."""
+    vanished = mirror.last_shown(ctx.repo)
+    if vanished:
+        raise Refused(t("cmd.state_vanished", branch=ctx.settings.state_branch, commit=vanished[:10]))
+
+
 def facts(ctx: Context) -> Env:
     """This moment: time, host, worktree, HEAD and branch, fresh random ids."""
     return machine.facts(ctx.repo)
@@ -226,17 +234,12 @@ def record(
         said = mirror.refuse_foreign(ctx.repo, ctx.settings, has_workflows=bool(listed))
     e = e or facts(ctx)
     hooks = userhooks.load(ctx.repo, ctx.config) if run_hooks else userhooks.Hooks()
-    locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow) if workflow else []
+    locks = remote.remote_locks(ctx.repo, ctx.settings, e, workflow, ctx.config) if workflow else []
     guarded = lifecycle.guarded(transition, e, locks)
 
     def build(head: str | None, cat: git.CatFile) -> tuple[str, str, Written]:
-        vanished = mirror.last_shown(ctx.repo) if head is None else None
-        if vanished:
-            raise Refused(
-                f"{ctx.settings.state_branch} is missing, but the mirror shows state "
-                f"{vanished[:10]} recorded here: 'vibegit doctor --repair' brings the "
-                "branch back (nothing was recorded; a new history would hide the old one)"
-            )
+        if head is None:
+            refuse_vanished(ctx)
         loaded = store.load(ctx.repo, cat, ctx.settings, head)
         if new:
             clash = workflows.mine_here(loaded.index, e)
@@ -340,15 +343,17 @@ def show_report(
     *,
     compare: bool | None = None,
     taken: str | None = None,
+    here: Env | None = None,
 ) -> None:
     """The report (in ``lang``, else the vibegit.lang setting), with where the
     anchor and snapshot stand now (``snapshot.observe``: ``compare``, and the
-    snapshot ``taken`` just now) and the other workflows of the repository."""
+    snapshot ``taken`` just now), the other workflows of the repository, and
+    who holds it when not ``here`` (``report.render``)."""
     from vibegit.core import report
     from vibegit.infra import snapshot
 
     observed = snapshot.observe(ctx.repo, state, compare, taken)
-    say(report.render(state, lang or ctx.settings.lang, head, observed, others).rstrip("\n"))
+    say(report.render(state, lang or ctx.settings.lang, head, observed, others, here).rstrip("\n"))
 
 
 def person_confirms(question: str, yes: bool, declined: str, command: str) -> str:

@@ -209,7 +209,10 @@ def resume(
     lang: Optional[str] = Lang,
     checkout: bool = typer.Option(False, "--checkout", help="Switch to the checkpoint's branch (or commit) first."),
     force: bool = typer.Option(
-        False, "--force", help="Save what of yours stands in the way in .git/vibegit/backups/, then restore."
+        False,
+        "--force",
+        help="Take the remote's newer state and the workflow over, and restore its checkpoint's work even here, "
+        "saving what of yours stands in the way in .git/vibegit/backups/ first.",
     ),
     remote: Optional[str] = typer.Option(
         None,
@@ -220,21 +223,30 @@ def resume(
 ) -> int:
     """Take the lock again and print the recovery report. (/vibe-resume)
 
+    First it looks at the state's remote (a fetch of at most 10 s; offline,
+    the copy fetched before, and it says so). When the workflow moved on
+    there (events this copy lacks) nothing is resumed: it names who holds
+    it and when its last event was; 'vibegit sync' catches up, --force
+    takes the remote's state and the workflow over at once.
+
     After a clone elsewhere: takes the remote's state branch, fetches the
-    checkpoint's commit, says where HEAD is (--checkout goes there), and
-    restores the checkpoint's uncommitted work where that loses nothing:
-    anything of yours in the way (changed, untracked or ignored files,
-    directories, links) is listed and left alone (exit 1) unless --force
-    copies it to a checked backup under .git/vibegit/backups/ first and
-    prints the command that brings it back. Nested repositories, .git
-    and the mirror are never written. Configuration (hooks, hook managers'
-    and agents' settings, instructions, editor tasks, .envrc, .vibegit/:
-    docs/security.md lists it) is withheld where the snapshot changes it;
-    resume lists it with the commands that show it and take it. A workflow
-    running on another host is taken over; that host's next event is
-    refused and says so, and the lock is enforced here at once (a clone
-    without git hooks gets vibegit's installed; other hooks there: it says
-    to run 'vibegit install'). Resumes the workflow of this worktree's branch;
+    checkpoint's commit, says where HEAD is (--checkout goes to the
+    checkpoint's branch, else the workflow's), and restores the checkpoint's
+    uncommitted work where that loses nothing: anything of yours in the way
+    (changed, untracked or ignored files, directories, links) is listed and
+    left alone (exit 1) unless --force copies it to a checked backup under
+    .git/vibegit/backups/ first and prints the command that brings it back
+    (--force restores also where the workflow already runs). Nested
+    repositories, .git and the mirror are never written. Configuration
+    (hooks, hook managers' and agents' settings, instructions, editor tasks,
+    .envrc, .vibegit/: docs/security.md lists it) is withheld where the
+    snapshot changes it; resume lists it with the commands that show it and
+    take it. A workflow another clone (or worktree) holds is taken over;
+    a holder is one clone, told by an id kept in its git directory, so two
+    clones on one host are two. That clone's next event is refused and
+    says so, and the lock is enforced here at once (a clone without git
+    hooks gets vibegit's installed; other hooks there: it says to run
+    'vibegit install'). Resumes the workflow of this worktree's branch;
     with several candidates it lists them and asks for --workflow, never
     picking one silently."""
     from vibegit.commands import resume as resume_
@@ -278,11 +290,16 @@ def status(
     ),
 ) -> int:
     """The recovery report of this worktree's workflow, or its state as JSON
-    (schema 2: with its id and the other workflows). (/vibe-state)
+    (schema 2: with its id, the other workflows, and what is newer on the
+    state's remote). (/vibe-state)
 
     The report says whether the checkpoint's snapshot matches the working
     tree; that scans every file, so above 5,000 files in the index it is
-    done only with --compare."""
+    done only with --compare. When the copy of the state's remote fetched
+    last (by 'git fetch' or 'vibegit sync'; status itself uses no network)
+    has events of this workflow this copy lacks, a first line says how many,
+    when the last was and who holds it there. A workflow another clone holds
+    ends with who holds it and how to take it over."""
     return verbs.status(as_json, _lang(lang), workflow, compare)
 
 

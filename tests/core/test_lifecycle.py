@@ -258,6 +258,41 @@ def test_the_takeover_guard() -> None:
     assert "taken over on desktop" in (lifecycle.taken_over(locally, ENV, []) or "")
 
 
+A = "a" * 32  # two clones' machine ids
+B = "b" * 32
+
+
+def test_a_holder_is_one_clone_and_its_worktree_not_a_host_name() -> None:
+    """model.held_here: the one rule every comparison of holders asks."""
+    laptop = replace(ENV, machine=A)
+    held = replace(running().lock, machine=A, host="laptop", worktree="/w")
+    assert held.held_here(laptop) and not held.elsewhere(laptop)
+    assert held.held_here(replace(laptop, host="renamed"))  # the host name is a label
+    twin = replace(laptop, machine=B)  # a second clone on one host, or a machine of the same name, same path
+    assert not held.held_here(twin) and held.elsewhere(twin) and held.elsewhere(twin, clone_only=True)
+    other_tree = replace(laptop, worktree="/w2")  # a linked worktree of the same clone
+    assert not held.held_here(other_tree) and held.held_here(other_tree, clone_only=True)
+    old = replace(held, machine="")  # written before clones had ids: host and worktree decide
+    assert old.held_here(twin) and not old.held_here(replace(twin, host="desktop"))
+    nobody = replace(held, machine="", host="")
+    assert not nobody.held_here(laptop) and not nobody.elsewhere(laptop)  # names no holder: no takeover either
+    assert not replace(held, locked=False).elsewhere(twin)  # a paused lock holds nothing
+
+
+def test_the_takeover_guard_compares_clones() -> None:
+    here = running()
+    mine = replace(here, lock=replace(here.lock, machine=A))
+    laptop = replace(ENV, machine=A)
+    assert lifecycle.taken_over(mine, laptop, []) is None
+    assert lifecycle.taken_over(mine, replace(laptop, worktree="/linked"), []) is None  # one clone, one state branch
+    why = lifecycle.taken_over(mine, replace(laptop, machine=B), [])  # same host name, another clone
+    assert why is not None and "taken over on laptop:/w" in why
+    with pytest.raises(Refused, match="already running here"):
+        lifecycle.resume(mine, laptop)
+    taken, event = lifecycle.resume(mine, replace(laptop, machine=B, worktree="/b"))
+    assert taken.lock is not None and taken.lock.machine == B and event.name == "resume"
+
+
 @pytest.mark.parametrize(
     ("status", "lock", "problem"),
     [

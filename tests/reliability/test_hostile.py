@@ -69,6 +69,8 @@ def _template(factory: pytest.TempPathFactory) -> Path:
     assert _vg_env(laptop, env, "checkpoint", "--file", "src/app.py", "--line", "2", "--action", "login").code == 0
     assert _vg_env(laptop, env, "sync").code == 0
     git(root, "clone", "-q", str(remote), "victim")
+    # The victim records events as the laptop whose workflow it is (``run``): it is that clone, moved.
+    shutil.copy(laptop / ".git" / "vibegit.machine", root / "victim" / ".git" / "vibegit.machine")
     shutil.rmtree(laptop)
     outside = root / "outside"
     (outside / "dir").mkdir(parents=True)

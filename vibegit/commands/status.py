@@ -8,7 +8,7 @@ from vibegit.core.messages import t
 from vibegit.core.model import Status
 from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput
-from vibegit.infra import git, mirror, store
+from vibegit.infra import git, mirror, remote, store
 
 
 def status(as_json: bool, lang: str | None, workflow: str | None = None, compare: bool = False) -> int:
@@ -17,6 +17,8 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
     ctx = app.enter()
     e = app.facts(ctx)
     loaded = store.read_state(ctx.repo, ctx.settings)
+    if loaded.head is None:
+        app.refuse_vanished(ctx)  # the branch was deleted: said as every command says it
     if workflow is not None:
         target: workflows.Summary | None = workflows.find(loaded.index, workflow)
     else:
@@ -26,8 +28,10 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
         target = workflows.shown_here(loaded.index, e)
     state = store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state if target else loaded.fresh().state
     rest = workflows.others(loaded.index, target.id if target else None)
+    active = target is not None and report.is_active(state)
+    news = remote.newer(ctx.repo, ctx.settings, target.id, config=ctx.config) if target and active else None
     if as_json:
-        app.say_json(report.as_json(state, rest))
+        app.say_json({**report.as_json(state, rest), "newer": news.as_dict() if news else None})
         return OK
     if not report.is_active(state):
         found = mirror.foreign(ctx.repo, ctx.settings)
@@ -42,7 +46,9 @@ def status(as_json: bool, lang: str | None, workflow: str | None = None, compare
         if rest:
             app.say(t("cmd.running_elsewhere", others=workflows.others_line(rest)))
         return OK
-    app.show_report(ctx, state, lang, e.head, rest, compare=compare or None)
+    if news is not None:  # from the copy fetched before: no network here
+        app.say(t("status.newer", newer=news.where(state.mode.workflow_name or state.workflow.id)))
+    app.show_report(ctx, state, lang, e.head, rest, compare=compare or None, here=e)
     return OK
 
 

@@ -91,6 +91,7 @@ def _lock(state: State, env: Env, workflow: str, *, paused: bool = False) -> Loc
         paused=paused,
         host=env.host,
         worktree=env.worktree,
+        machine=env.machine,
         extra=state.lock.extra if state.lock else {},
     )
 
@@ -305,12 +306,12 @@ def pause(state: State, env: Env, point: Checkpoint) -> Result:
 
 
 def resume(state: State, env: Env) -> Result:
-    """Take the lock again: after a pause, or from another host/worktree."""
+    """Take the lock again: after a pause, or from another clone or worktree."""
     status = state.workflow.status
     name = state.mode.workflow_name or ""
     if status is Status.RUNNING:
         lock = state.lock
-        if lock and (lock.host, lock.worktree) == (env.host, env.worktree):
+        if lock and lock.held_here(env):
             raise Refused(t("lifecycle.running_here", name=name))
         summary = t(
             "event.taken_over", name=name, host=lock.host if lock else "?", worktree=lock.worktree if lock else "?"
@@ -691,17 +692,52 @@ class RemoteLock(NamedTuple):
     behind_ours: bool  # the local branch already holds every event of that copy
 
 
+class Newer(NamedTuple):
+    """What a fetched copy of the state branch holds of one workflow that the
+    local branch does not (``remote.newer``)."""
+
+    remote: str
+    ref: str
+    tip: str
+    events: int  # its events there that are not here
+    status: Status
+    updated_at: str  # its last event there
+    lock: Lock | None
+
+    def where(self, name: str) -> str:
+        """One line: how far it moved on and who holds it there."""
+        status = t(f"status.{self.status.value}")
+        holder = self.lock.holder if self.lock is not None and (self.lock.host or self.lock.worktree) else ""
+        how = t("lifecycle.newer_held", status=status, holder=holder) if holder else status
+        return t("lifecycle.newer", name=name, remote=self.remote, n=self.events, at=self.updated_at or "?", how=how)
+
+    def as_dict(self) -> dict[str, object]:
+        """For ``status --json``."""
+        held = self.lock is not None and self.lock.locked
+        return {
+            "remote": self.remote,
+            "ref": self.ref,
+            "commit": self.tip,
+            "events": self.events,
+            "status": self.status.value,
+            "last_event": self.updated_at,
+            "held_by": {"host": self.lock.host, "worktree": self.lock.worktree} if held and self.lock else None,
+        }
+
+
 def taken_over(state: State, env: Env, remote_locks: list[RemoteLock]) -> str | None:
-    """Why an event here is refused because the workflow now runs on another
-    host, by the local state (after a sync) or a fetched copy (after a fetch)."""
+    """Why an event here is refused because the workflow now runs in another
+    clone, by the local state (after a sync) or a fetched copy (after a fetch).
+    The worktrees of one clone share its state branch: none of them takes it
+    from another by an event."""
     if state.workflow.status is not Status.RUNNING:
         return None
     name = state.mode.workflow_name
     lock = state.lock
-    if lock and lock.locked and lock.host and lock.host != env.host:
+    if lock and lock.elsewhere(env, clone_only=True):
         return t("lifecycle.taken_over", name=name, host=lock.host, worktree=lock.worktree, at=lock.locked_at)
     for ref, other, holds_ours, behind_ours in remote_locks:
-        if not (other.locked and other.host and other.host != env.host and other.workflow == name):
+        if not (other.elsewhere(env, clone_only=True) and other.workflow == name):
             continue
         # Taken over when that copy already holds everything here, or, when both
         # moved, when its lock is the newer one.

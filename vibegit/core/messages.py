@@ -123,6 +123,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "**Continue?** Reply `continue`, `details` or `pause`",
         "**是否继续？** 回复 `继续` 或 `查看详情` 或 `暂停`",
     ),
+    "report.held_elsewhere": (
+        "**Held by** {holder} since {at}: `vibegit resume` takes it over here · details: `vibegit list`",
+        "**持有者** {holder}（自 {at}）：`vibegit resume` 在此接管 · 详情：`vibegit list`",
+    ),
     "report.resume_how": (
         "**Resume with** `vibegit resume` · details: `vibegit status` · end it: `vibegit abort`",
         "**恢复方式** `vibegit resume` · 详情: `vibegit status` · 放弃: `vibegit abort`",
@@ -336,6 +340,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "工作流 {name!r} 已于 {at} 在 {host}:{worktree} 被接管（见 {ref}）；此事件未记录。"
         "'vibegit sync' 取回那边的状态，然后 'vibegit resume' 在此处取回",
     ),
+    "lifecycle.newer": (
+        "workflow {name!r} moved on at {remote}: {n} event(s) this copy does not have, the last at {at}; {how}",
+        "工作流 {name!r} 在 {remote} 上已有进展：{n} 个此副本没有的事件，最近一个在 {at}；{how}",
+    ),
+    "lifecycle.newer_held": ("{status} on {holder}", "在 {holder} 上{status}"),
     # -- workflow.lock --
     "lock.reason_running": ("workflow running; finish it before switching", "工作流进行中；切换前请先完成"),
     "lock.reason_paused": ("workflow paused; resume with 'vibegit resume'", "工作流已暂停；用 'vibegit resume' 恢复"),
@@ -427,6 +436,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- status --
     "status.failed_line": ("❌ Workflow {name!r} failed at {at}: {error}", "❌ 工作流 {name!r} 于 {at} 失败：{error}"),
     "status.last_here": (" (last here: {name!r}, {status})", "（此处上一个：{name!r}，{status}）"),
+    "status.newer": (
+        "⚠ {newer} (as last fetched): 'vibegit sync' brings it here",
+        "⚠ {newer}（据上次获取）：'vibegit sync' 可把它带到此处",
+    ),
     "status.none_active": (
         "No workflow is active here{last}. Start one with 'vibegit start WORKFLOW --goal TEXT'.",
         "此处没有进行中的工作流{last}。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
@@ -484,9 +497,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cmd.no_events": ("No events yet.", "尚无事件。"),
     "cmd.running_here": ("The workflow is already running here; nothing to resume.", "工作流已在此处运行；无需恢复。"),
     "cmd.took_over": (
-        "Took the workflow over from {host}; 'vibegit sync' (or a git push with vibegit's hooks installed) lets "
-        "{host} know.",
-        "已从 {host} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知 {host}。",
+        "Took the workflow over from {holder}; 'vibegit sync' (or a git push with vibegit's hooks installed) "
+        "lets that clone know.",
+        "已从 {holder} 接管工作流；'vibegit sync'（或装有 vibegit 钩子的 git push）会通知那个克隆。",
     ),
     "cmd.hooks_missing": (
         "vibegit's git hooks are not all installed here, so the lock does not block commits yet; run 'vibegit "
@@ -519,6 +532,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The working tree already holds the checkpoint's uncommitted work ({snap}).",
         "工作区已包含断点的未提交工作（{snap}）。",
     ),
+    "cmd.state_vanished": (
+        "{branch} is missing, but the mirror shows state {commit} recorded here: 'vibegit doctor --repair' brings "
+        "the branch back (nothing was recorded; a new history would hide the old one)",
+        "{branch} 不见了，但镜像显示此处记录过状态 {commit}：'vibegit doctor --repair' 可找回该分支"
+        "（未记录任何内容；新的历史会掩盖旧的）",
+    ),
     "cmd.took_state": (
         "Took the workflow state from {source} ({commit}).",
         "已从 {source} 取得工作流状态（{commit}）。",
@@ -550,6 +569,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此处（{here}）没有工作流在运行（其他地方：{elsewhere}）；用 'vibegit start WORKFLOW --goal TEXT' 在此开始一个，"
         "或用 --workflow NAME 指定",
     ),
+    # -- resume: is this copy current --
+    "resume.stale": (
+        "not resumed: {newer}. 'vibegit sync' catches up (then 'vibegit resume'); 'vibegit resume --force' "
+        "takes it over here at once, with its uncommitted work (anything of yours in the way is saved first)",
+        "未恢复：{newer}。'vibegit sync' 可同步到最新（然后 'vibegit resume'）；'vibegit resume --force' "
+        "立即在此接管，并带来它的未提交工作（挡路的内容会先备份）",
+    ),
+    "resume.offline": (
+        "could not reach {remote} ({reason}); comparing with what was fetched from it before",
+        "无法连接 {remote}（{reason}）；改为与之前从它获取的副本比较",
+    ),
+    "resume.no_remote": (
+        "not compared with a remote ({reason}); resuming on this copy",
+        "未与远程比较（{reason}）；基于此副本恢复",
+    ),
+    "resume.restore_here": (
+        "The workflow already runs here; --force restores its checkpoint's uncommitted work.",
+        "工作流已在此处运行；--force 恢复其断点的未提交工作。",
+    ),
     # -- resume: going to the checkpoint --
     "resume.choose": (
         "{error}; 'vibegit resume --workflow NAME --checkout' also goes to its branch",
@@ -562,6 +600,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "resume.switch_refused": (
         "git switch {target} refused: {reason}{which} (nothing was restored; the lock was not taken)",
         "git switch {target} 被拒绝：{reason}{which}（未恢复任何内容；未上锁）",
+    ),
+    "resume.other_branch": (
+        "The workflow belongs to {branch}; HEAD is on {here}: 'vibegit resume --checkout' or '{go}' goes there.",
+        "该工作流属于 {branch}；HEAD 在 {here}：'vibegit resume --checkout' 或 '{go}' 可前往。",
     ),
     "resume.switched": ("Switched to {where} at {head}.", "已切换到 {where}（{head}）。"),
     "resume.switched_elsewhere": (

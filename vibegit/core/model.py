@@ -10,6 +10,7 @@ from enum import Enum
 
 from vibegit.core.messages import PHASE_TITLES
 from vibegit.core.records import field, frozen
+from vibegit.core.text import LazyPattern
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -140,9 +141,23 @@ class Lock:
     reason: str
     unlock_conditions: tuple[str, ...]
     paused: bool = False
-    host: str = ""
+    host: str = ""  # the holder's host name: a label for people
     worktree: str = ""
+    machine: str = ""  # the holder's clone (``Env.machine``); "" in a lock written before clones had ids
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def held_here(self, env: Env, *, clone_only: bool = False) -> bool:
+        """Whether this clone (and, unless ``clone_only``, this worktree) holds it."""
+        return held_here(self.machine, self.host, self.worktree, env, clone_only=clone_only)
+
+    def elsewhere(self, env: Env, *, clone_only: bool = False) -> bool:
+        """Held (locked) by a holder it names, and that is not here: another clone (or worktree)."""
+        return self.locked and bool(self.machine or self.host) and not self.held_here(env, clone_only=clone_only)
+
+    @property
+    def holder(self) -> str:
+        """Who holds it, for people: host:worktree."""
+        return f"{self.host or '?'}:{self.worktree or '?'}"
 
 
 @frozen
@@ -217,12 +232,31 @@ class Env:
     """Facts of the moment an event happens, gathered by the caller."""
 
     now: str
-    host: str = ""
+    host: str = ""  # this machine's name: a label for people
     worktree: str = ""
     head: str | None = None
     branch: str | None = None
     new_session_id: str = ""
     nonce: str = ""  # random hex, for a new workflow's id
+    machine: str = ""  # this clone's id (kept in its git directory): what tells holders apart
+
+
+MACHINE_ID = LazyPattern(r"[0-9a-f]{16,64}\Z")  # a clone's id: random hex
+
+
+def held_here(machine: str, host: str, worktree: str, env: Env, *, clone_only: bool = False) -> bool:
+    """The one rule of who holds a lock: is a lock recorded as held by clone
+    ``machine`` (on ``host``) in ``worktree`` held here? A holder is one clone
+    (its machine id; the host name is only a label, so two clones on one host,
+    or two machines of one name, are two holders) and the worktree in it. A
+    lock written before clones had ids matches by host name and worktree.
+    ``clone_only``: by this clone in any of its worktrees (they share one
+    state branch). A lock that names no holder at all is nobody's here."""
+    if machine:
+        ours = machine == env.machine
+    else:
+        ours = bool(host) and host == env.host
+    return ours and (clone_only or worktree == env.worktree)
 
 
 @frozen

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vibegit.core.messages import t, template
-from vibegit.core.model import MemoryCategory, MemoryEntry, State, Status, TaskStatus
+from vibegit.core.model import Env, MemoryCategory, MemoryEntry, State, Status, TaskStatus
 from vibegit.core.records import NamedTuple
 from vibegit.core.schema import lock_dict, session_dict
 from vibegit.core.text import clean, code, inert
@@ -58,10 +58,13 @@ def render(
     head: str | None = None,
     observed: Observed | None = None,
     others: list[Summary] | None = None,
+    here: Env | None = None,
 ) -> str:
     """The report. Every value from the state is shown inert (``core/text.py``):
     cleaned of control characters, a value that starts a line cannot start a
-    heading or list item, a path in backticks cannot close them."""
+    heading or list item, a path in backticks cannot close them. ``here``:
+    where it is shown; a workflow another clone or worktree holds ends with
+    how to take it over, not the offer to continue."""
     paused = state.workflow.status is Status.PAUSED
 
     def say(key: str, **params: object) -> str:
@@ -134,7 +137,14 @@ def render(
         if k.action:
             lines.append(f"- {say('action')}: {clean(k.action)}")
     lines += remembered(state, lang)
-    lines += ["", "---", "", say("resume_how") if paused else say("choices")]
+    lock = state.lock
+    if paused:
+        ending = say("resume_how")
+    elif here is not None and lock is not None and lock.elsewhere(here):
+        ending = say("held_elsewhere", holder=clean(lock.holder), at=clean(lock.locked_at or "?"))
+    else:
+        ending = say("choices")
+    lines += ["", "---", "", ending]
     return "\n".join(lines) + "\n"
 
 

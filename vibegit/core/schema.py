@@ -80,6 +80,7 @@ def lock_dict(lock: Lock) -> dict[str, Any]:
         "paused": lock.paused,
         "host": lock.host,
         "worktree": lock.worktree,
+        **({"machine": lock.machine} if lock.machine else {}),  # a lock written before clones had ids has none
         **lock.extra,
     }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from vibegit.core.messages import t
-from vibegit.core.model import ACTIVE, Env, Phase, State, Status
+from vibegit.core.model import ACTIVE, Env, Phase, State, Status, held_here
 from vibegit.core.records import frozen
 from vibegit.errors import BadInput, Refused
 
@@ -32,8 +32,9 @@ class Summary:
     status: Status
     branch: str | None  # None: started on a detached HEAD, bound to ``worktree``
     worktree: str
-    host: str = ""  # who holds its lock ("" without one)
+    host: str = ""  # the host name of who holds its lock ("" without one)
     holder: str = ""  # the worktree that holds its lock
+    machine: str = ""  # the clone that holds its lock (model.held_here)
     phase: Phase | None = None
     step: str | None = None
     done: int = 0
@@ -56,12 +57,17 @@ class Summary:
             "worktree": self.worktree,
             "host": self.host,
             "holder": self.holder,
+            "machine": self.machine,
             "phase": self.phase.value if self.phase else None,
             "step": self.step,
             "done": self.done,
             "total": self.total,
             "updated_at": self.updated_at,
         }
+
+    def held_here(self, env: Env, *, clone_only: bool = False) -> bool:
+        """Whether its lock is held here: this clone (and, unless ``clone_only``, this worktree)."""
+        return held_here(self.machine, self.host, self.holder, env, clone_only=clone_only)
 
     def label(self) -> str:
         held = t("workflows.held_by", host=self.host) if self.host else ""
@@ -79,6 +85,7 @@ def summarize(state: State) -> Summary:
         worktree=state.workflow.worktree or "",
         host=lock.host if lock else "",
         holder=lock.worktree if lock else "",
+        machine=lock.machine if lock else "",
         phase=state.mode.phase,
         step=state.mode.step,
         done=state.completed_tasks,
@@ -111,17 +118,13 @@ def belongs_here(s: Summary, env: Env) -> bool:
     return s.branch is None and s.worktree == env.worktree
 
 
-def _held_here(s: Summary, env: Env) -> bool:
-    return (s.host, s.holder) == (env.host, env.worktree)
-
-
 def bound_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
     """The active workflow of this worktree, if exactly one can be told: held
-    here first, then held on this host, then the only one bound here."""
+    here first, then held by this clone, then the only one bound here."""
     here = [s for s in index if s.active and belongs_here(s, env)]
     for narrower in (
-        [s for s in here if _held_here(s, env)],
-        [s for s in here if s.host == env.host],
+        [s for s in here if s.held_here(env)],
+        [s for s in here if s.held_here(env, clone_only=True)],
         here,
     ):
         if len(narrower) == 1:
@@ -181,8 +184,8 @@ def shown_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
 
 
 def mine_here(index: tuple[Summary, ...], env: Env) -> Summary | None:
-    """An active workflow bound here and held on this machine: a new one may not start beside it."""
-    return next((s for s in index if s.active and belongs_here(s, env) and s.host == env.host), None)
+    """An active workflow bound here and held by this clone: a new one may not start beside it."""
+    return next((s for s in index if s.active and belongs_here(s, env) and s.held_here(env, clone_only=True)), None)
 
 
 def others(index: tuple[Summary, ...], mine: str | None) -> list[Summary]:

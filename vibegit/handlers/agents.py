@@ -95,23 +95,23 @@ def _load(data: Any) -> Found | None:
 
 
 def _elsewhere(h: Any, state: Any, e: Any) -> str | None:
-    """The same guard as events: taken over on another host (here or in a fetched
-    copy), or held by another worktree; None when this worktree holds it."""
+    """The same guard as events: taken over in another clone (here or in a
+    fetched copy), or held by another worktree; None when this worktree holds it."""
     from vibegit.core import lifecycle
     from vibegit.infra import remote
 
     lock = state.lock
-    if lock is not None and lock.locked and lock.host and (lock.host, lock.worktree) != (e.host, e.worktree):
-        return f"{lock.host}:{lock.worktree} (locked at {lock.locked_at})"
+    if lock is not None and lock.elsewhere(e):
+        return f"{lock.holder} (locked at {lock.locked_at})"
     try:
-        locks = remote.remote_locks(h.repo, h.settings, e, state.workflow.id)
+        locks = remote.remote_locks(h.repo, h.settings, e, state.workflow.id, h.config)
     except VibegitError:
         locks = []
     why = lifecycle.taken_over(state, e, locks)
     if why is None:
         return None
-    newest = next((r.lock for r in locks if r.lock.locked and r.lock.host != e.host), None)
-    return f"{newest.host}:{newest.worktree} (locked at {newest.locked_at})" if newest else why
+    newest = next((r.lock for r in locks if r.lock.elsewhere(e, clone_only=True)), None)
+    return f"{newest.holder} (locked at {newest.locked_at})" if newest else why
 
 
 def _session_id(data: dict[str, Any]) -> str | None:

@@ -56,7 +56,13 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
         if git.resolve(repo, conf.state_ref) is not None:
             return Block("", t("block.not_commit", ref=conf.state_ref), REPAIR)
         return _vanished(repo, conf)
-    e = Env(now="", host=machine.this_host(), worktree=machine.worktree_name(repo), branch=branch)  # what decides
+    e = Env(  # what decides: who holds a lock, and the branch
+        now="",
+        host=machine.this_host(),
+        worktree=machine.worktree_name(repo),
+        branch=branch,
+        machine=machine.machine_id(repo, create=False),
+    )
     cat = git.reader(repo)
     for candidate in candidates(loaded.index, e, conf.block_commits):
         try:
@@ -72,14 +78,14 @@ def blocking(repo: git.Repo, branch: str | None, config: dict[str, str] | None =
 
 def candidates(index: tuple[Summary, ...], e: Env, policy: str) -> list[Summary]:
     """The workflows that may block a commit to ``e.branch``, by ``vibegit.blockCommits``:
-    ``always``, a workflow of that branch, held on this machine;
+    ``always``, a workflow of that branch, held by this clone;
     ``other-branches``, a workflow held in this worktree, bound to another
     branch; ``never``, none. (Their lock files say whether they hold it.)"""
-    held = [s for s in index if s.active and s.host == e.host]
+    held = [s for s in index if s.active and s.held_here(e, clone_only=True)]
     if policy == "always":
         return [s for s in held if belongs_here(s, e)]
     if policy == "other-branches":
-        return [s for s in held if s.holder == e.worktree and not belongs_here(s, e)]
+        return [s for s in held if s.held_here(e) and not belongs_here(s, e)]
     return []
 
 

@@ -35,7 +35,7 @@ def run(args: list[str]) -> int:
     state = store.flow(repo, git.reader(repo), loaded, mine.id).state
     if report.is_active(state):
         others = workflows.others(loaded.index, mine.id)
-        text = report.render(state, conf.lang, new_head or None, _observe(repo, state), others)
+        text = report.render(state, conf.lang, new_head or None, _observe(repo, state), others, e)
         print(clean(text.rstrip("\n"), one_line=False), flush=True)
     return OK
 

@@ -214,8 +214,9 @@ def _early_for(repo: Repo) -> str | None:
 
 
 def read_config(repo: Repo) -> dict[str, str]:
-    """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote and the
-    few of git's that vibegit reads (core.hooksPath, git-lfs's filter), in one
+    """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote, each
+    remote's URL and the few of git's that vibegit reads (core.hooksPath,
+    git-lfs's filter), in one
     process; section and key lower-cased as git does (a branch name keeps its case)."""
     proc = run(READ_CONFIG, cwd=repo.toplevel, check=False, early=_early_for(repo))
     config: dict[str, str] = {}
@@ -698,23 +699,47 @@ def scratch_file(directory: Path) -> BinaryIO:
 
 
 @contextmanager
-def running(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], Done]]:
+def running(
+    repo: Repo, args: list[str], *, env: dict[str, str] | None = None, timeout: float | None = None
+) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
-    gets a function that waits for it and returns it ended, whatever its exit code."""
+    gets a function that waits for it and returns it ended, whatever its exit
+    code. ``timeout``: seconds from its start, after which it is ended with
+    what it started (a session of its own: a transport's ssh too) and fails
+    saying so."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
-        proc = _start(args, repo.toplevel, env, stdout=out, stderr=err)
+        proc = _start(args, repo.toplevel, env, stdout=out, stderr=err, new_session=timeout is not None)
+        deadline = time.monotonic() + timeout if timeout is not None else None
 
         def result() -> Done:
+            late = deadline is not None and not _ended_by(proc, deadline)
+            if late:
+                proc.kill(group=True)
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            return Done(args, code, out.read(), err.read())
+            said = err.read() + (f"\nfatal: no answer in {timeout:g} s\n".encode() if late else b"")
+            return Done(args, code, out.read(), said)
 
         try:
             yield result
         finally:
+            if deadline is not None and not proc.done():
+                proc.kill(group=True)  # the block ended early (an error, ^C): not left running
             proc.wait()  # never left running
+
+
+def _ended_by(proc: Child, deadline: float) -> bool:
+    """Whether ``proc`` ends before ``deadline`` (time.monotonic), looking now and then."""
+    pause = 0.001
+    while not proc.done():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.05)
+    return True
 
 
 @contextmanager
@@ -778,6 +803,21 @@ def matches(repo: Repo, commit: str, *, index: bool) -> bool:
     cached = ["--cached"] if index else []
     args = ["--no-optional-locks", "diff", "--quiet", "--no-ext-diff", "--no-textconv", *cached, commit, "--"]
     return repo.git(*args, check=False).returncode == 0
+
+
+def near_ancestor(repo: Repo, commit: str, tip: str, within: int = 32) -> bool:
+    """Whether ``commit`` is one of the ``within`` newest commits of ``tip``'s
+    history, read through the command's reader (no process): a copy a few
+    events behind is told at once; False says only "not that near"."""
+    todo, seen = [tip], set[str]()
+    while todo and len(seen) < within:
+        found = todo.pop(0)
+        if found == commit:
+            return True
+        if found not in seen:
+            seen.add(found)
+            todo += parents(repo, found)
+    return False
 
 
 def tree_of(repo: Repo, commit: str | None) -> str | None:
@@ -925,15 +965,19 @@ class Remotes(NamedTuple):
     upstream: str | None  # the remote of the current branch's upstream, if it has one
 
 
-def remote_config(repo: Repo) -> Remotes:
-    """The remotes and the current branch's upstream remote (one ``git config``)."""
+def remote_config(repo: Repo, config: dict[str, str] | None = None) -> Remotes:
+    """The remotes and the current branch's upstream remote: from ``config``
+    (``read_config``'s, which holds them: no process), else one ``git config``."""
     branch = head_branch(repo)
-    proc = repo.git("config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote)$", check=False)
+    if config is None:
+        proc = repo.git("config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote)$", check=False)
+        pairs = [item.partition("\n")[::2] for item in proc.stdout.decode(errors="replace").split("\0")]
+    else:
+        pairs = list(config.items())
     urls: dict[str, str] = {}
     upstream = None
-    for item in proc.stdout.decode(errors="replace").split("\0"):
-        key, _, value = item.partition("\n")
-        if key.startswith("remote.") and key.endswith(".url"):
+    for key, value in pairs:
+        if key.startswith("remote.") and key.endswith(".url") and len(key) > len("remote..url"):
             urls.setdefault(key[len("remote.") : -len(".url")], value)
         elif branch is not None and key == f"branch.{branch}.remote":
             upstream = value

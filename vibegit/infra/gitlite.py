@@ -145,10 +145,11 @@ class Child:
             self.returncode = os.waitstatus_to_exitcode(status)
         return True
 
-    def kill(self) -> None:
+    def kill(self, group: bool = False) -> None:
+        """End it (``group``: with every process of its session; it was started with ``new_session``)."""
         if self.returncode is None:
             try:
-                os.kill(self.pid, 9)  # SIGKILL, the same number everywhere
+                (os.killpg if group else os.kill)(self.pid, 9)  # SIGKILL, the same number everywhere
             except ProcessLookupError:
                 pass
 
@@ -213,7 +214,7 @@ READ_CONFIG = [
     "config",
     "-z",
     "--get-regexp",
-    r"^(vibegit|user)\.|^branch\..*\.remote$|^core\.hookspath$|^filter\.lfs\.(process|clean)$",
+    r"^(vibegit|user)\.|^branch\..*\.remote$|^remote\..*\.url$|^core\.hookspath$|^filter\.lfs\.(process|clean)$",
 ]
 CAT_FILE = ["cat-file", "--batch"]
 

@@ -62,20 +62,23 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
     return ref
 
 
-def fetch(repo: git.Repo, settings: Settings, remote: str) -> str | None:
-    """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None when it has none."""
-    with fetching(repo, settings, remote) as fetched:
+def fetch(repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None) -> str | None:
+    """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None
+    when it has none (``timeout``: seconds, after which the fetch fails)."""
+    with fetching(repo, settings, remote, timeout) as fetched:
         return fetched()
 
 
 @contextmanager
-def fetching(repo: git.Repo, settings: Settings, remote: str) -> Iterator[Callable[[], str | None]]:
+def fetching(
+    repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None
+) -> Iterator[Callable[[], str | None]]:
     """``fetch``, running while the block runs (the block can read the
     repository meanwhile); the block gets a function that waits for it and
     returns what ``fetch`` returns."""
     ref = remote_ref(repo, remote)
     args = ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"]
-    with git.running(repo, args, env=git.network_env()) as ended:
+    with git.running(repo, args, env=git.network_env(), timeout=timeout) as ended:
         yield lambda: _fetched(repo, remote, ref, ended())
 
 
@@ -138,14 +141,11 @@ def push(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool
     raise GitError(f"git push {remote} failed: {pushed.detail}")
 
 
-def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -> list[lifecycle.RemoteLock]:
-    """The locks another host holds on workflow ``workflow_id`` in the copies of
-    the state branch already fetched from the remote the state belongs to (a
-    fork's upstream never reports a takeover), newest first; no git process
-    when nothing was ever fetched."""
-    from vibegit.core import lifecycle
-    from vibegit.infra import store
-
+def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -> tuple[str, list[str]]:
+    """The remote the state belongs to and the refs of its copies fetched
+    before (vibegit's, then the user's ``git fetch``'s); none when nothing
+    was ever fetched, or no remote is the state's. ``config``: the settings
+    as ``git.read_config`` read them (then no git process here)."""
     common = repo.common_dir
     packed = common / "packed-refs"
     if not (
@@ -153,16 +153,32 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -
         or (common / "refs" / "vibegit").is_dir()
         or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
     ):
-        return []
+        return "", []
     try:
-        name = state_remote(repo, settings)
+        name = state_remote(repo, settings, found=git.remote_config(repo, config))
     except BadInput:
-        return []  # no remote the state belongs to: no copy can report a takeover
+        return "", []  # no remote the state belongs to: no copy can report a takeover
+    return name, list(dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")))
+
+
+def remote_locks(
+    repo: git.Repo, settings: Settings, e: Env, workflow_id: str, config: dict[str, str] | None = None
+) -> list[lifecycle.RemoteLock]:
+    """The locks another clone holds on workflow ``workflow_id`` in the copies of
+    the state branch already fetched from the remote the state belongs to (a
+    fork's upstream never reports a takeover), newest first; no git process
+    when nothing was ever fetched (``config``: as ``_copies``)."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import store
+
+    _, refs = _copies(repo, settings, config)
+    if not refs:
+        return []
     cat = git.reader(repo)
     local = cat.get(settings.state_ref)
     local_tip = local[1] if local is not None and local[0] == "commit" else None
     found: list[tuple[str, str, Lock]] = []
-    for ref in dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")):
+    for ref in refs:
         tip = cat.get(ref)
         if tip is None or tip[0] != "commit" or tip[1] == local_tip or tip[1] in {t for _, t, _ in found}:
             continue
@@ -170,7 +186,7 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -
             lock = store.flow(repo, cat, store.load_commit(repo, cat, tip[1], f"{ref}:"), workflow_id).state.lock
         except VibegitError:
             continue  # that copy has no such workflow, or one this vibegit cannot read
-        if lock is not None and lock.locked and lock.host and lock.host != e.host:  # only these refuse an event here
+        if lock is not None and lock.elsewhere(e, clone_only=True):  # only these refuse an event here
             found.append((ref, tip[1], lock))
     return [
         lifecycle.RemoteLock(
@@ -181,3 +197,65 @@ def remote_locks(repo: git.Repo, settings: Settings, e: Env, workflow_id: str) -
         )
         for ref, tip, lock in sorted(found, key=lambda x: x[2].locked_at, reverse=True)
     ]
+
+
+def newer(
+    repo: git.Repo,
+    settings: Settings,
+    workflow_id: str,
+    only: str | None = None,
+    config: dict[str, str] | None = None,
+) -> lifecycle.Newer | None:
+    """What a copy of the state branch fetched before from its remote holds
+    of workflow ``workflow_id`` that the local branch does not: its events
+    there, its status and holder, the time of its last event (the copy with
+    the most of them); None when the local branch has all of it. ``only``: that
+    ref alone (the copy just fetched). No network; no git process when
+    nothing was ever fetched or the copies hold that workflow as it is here
+    (``config``: as ``_copies``)."""
+    from vibegit.core import lifecycle
+    from vibegit.infra import store
+
+    name, refs = _copies(repo, settings, config)
+    if only is not None:
+        refs = [only] if name else []
+    if not refs:
+        return None
+    cat = git.reader(repo)
+    local = cat.get(settings.state_ref)
+    local_tip = local[1] if local is not None and local[0] == "commit" else None
+    ours: list[tuple[git.TreeEntry, ...]] = []  # the workflow's tree here, read once if a copy is not near
+
+    def here() -> tuple[git.TreeEntry, ...]:
+        if not ours:
+            try:
+                loaded = store.load(repo, cat, settings, local_tip)
+                ours.append(store.flow(repo, cat, loaded, workflow_id).tree if local_tip else ())
+            except VibegitError:
+                ours.append(())
+        return ours[0]
+
+    best: lifecycle.Newer | None = None
+    looked: set[str] = set()
+    for ref in refs:
+        tip = cat.get(ref)
+        if tip is None or tip[0] != "commit" or tip[1] == local_tip or tip[1] in looked:
+            continue
+        looked.add(tip[1])
+        if local_tip and git.near_ancestor(repo, tip[1], local_tip):
+            continue  # a copy a few events behind this one: nothing new there
+        try:
+            there = store.load_commit(repo, cat, tip[1], f"{ref}:")
+            theirs = store.flow(repo, cat, there, workflow_id)
+        except VibegitError:
+            continue  # that copy has no such workflow, or one this vibegit cannot read
+        if theirs.tree == here():
+            continue
+        spec = [tip[1], f"^{local_tip}"] if local_tip else [tip[1]]
+        grep = f"--grep=Vibegit-Workflow-Id: {workflow_id}"
+        count = int(repo.out("rev-list", "--count", "--fixed-strings", grep, *spec, "--") or 0)
+        if not count or (best is not None and best.events >= count):
+            continue
+        state = theirs.state
+        best = lifecycle.Newer(name, ref, tip[1], count, state.workflow.status, state.session.updated_at, state.lock)
+    return best

@@ -10,6 +10,7 @@ from vibegit.core import workflows
 from vibegit.core.model import Phase, Status
 from vibegit.core.workflows import Summary
 from vibegit.errors import BadInput
+from vibegit.infra.formats.lock import machine_id
 from vibegit.infra.formats.yamldoc import YamlDoc, dump
 
 NAME = "index.yaml"
@@ -39,6 +40,7 @@ def parse_index(data: bytes, name: str = NAME) -> tuple[Summary, ...]:
                 worktree=doc.str_(item, (*path, "worktree")) or "",
                 host=doc.str_(item, (*path, "host")) or "",
                 holder=doc.str_(item, (*path, "holder")) or "",
+                machine=machine_id(doc, item, (*path, "machine")),
                 phase=doc.enum(item, (*path, "phase"), Phase, None),
                 step=doc.str_(item, (*path, "step")),
                 done=_count(item.get("done"), f"{where}.done"),

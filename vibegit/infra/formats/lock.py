@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from vibegit.core.model import Lock
+from vibegit.core.model import MACHINE_ID, Lock
 from vibegit.core.schema import lock_dict
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
+
 NAME = "workflow.lock"
 
-_LOCK_KEYS = ("locked", "workflow", "locked_at", "reason", "unlock_conditions", "paused", "host", "worktree")
+_LOCK_KEYS = ("locked", "workflow", "locked_at", "reason", "unlock_conditions", "paused", "host", "worktree", "machine")
 
 
 def parse_lock(data: bytes, name: str = NAME) -> Lock:
@@ -23,8 +27,17 @@ def parse_lock(data: bytes, name: str = NAME) -> Lock:
         paused=doc.bool_(d, ("paused",), False),
         host=doc.str_(d, ("host",)) or "",
         worktree=doc.str_(d, ("worktree",)) or "",
+        machine=machine_id(doc, d, ("machine",)),
         extra=extra(d, _LOCK_KEYS),
     )
+
+
+def machine_id(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> str:
+    """A holder's machine id as a state file records it ("" for none)."""
+    value = doc.str_(sec, path) or ""
+    if value and (not isinstance(sec.get(path[-1]), str) or not MACHINE_ID.match(value)):
+        raise doc.error(path, f"not a machine id ({value[:40]!r}: 16 to 64 hex digits)")
+    return value
 
 
 def render_lock(lock: Lock) -> str:
