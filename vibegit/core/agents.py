@@ -25,13 +25,43 @@ TAG = "vibegit-agent-hook"  # $0 of the launcher: the marker of vibegit's comman
 SERVER = "vibegit"  # the MCP server's name in every agent's config
 # What the agents set in the environment of the commands they run: a command
 # that sees one runs for an agent, which could answer a question meant for the
-# person (the one list every such check reads).
-MARKERS = ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT")
+# person (the one list every such check reads), and the agent that sets it
+# (None: a convention several agents share). Where each comes from:
+# - CLAUDECODE=1: Claude Code, in every Bash tool command, hook and status line
+#   (its env-vars reference); its IDE extensions set it in the editor's
+#   terminal too, so a person there is sent to another terminal.
+# - CODEX_THREAD_ID: Codex, in every shell tool command, whatever the sandbox
+#   (codex-rs/protocol/src/shell_environment.rs, populate_env step 6);
+#   CODEX_SANDBOX=seatbelt only under macOS Seatbelt and
+#   CODEX_SANDBOX_NETWORK_DISABLED=1 only with the network off (codex-rs/core
+#   spawn), so neither alone marks Codex.
+# - CURSOR_AGENT=1: Cursor's agent terminal (cursor.com/docs/agent/terminal).
+# - GEMINI_CLI=1: Gemini CLI's shell tool
+#   (packages/core/src/services/shellExecutionService.ts).
+# - AGENT, AI_AGENT, VSCODE_AGENT: the shared conventions (Goose and Amp set
+#   AGENT, Claude Code AI_AGENT, VS Code VSCODE_AGENT for its agent's commands).
+MARKER_AGENTS: dict[str, str | None] = {
+    "CLAUDECODE": "claude",
+    "CODEX_THREAD_ID": "codex",
+    "CODEX_SANDBOX": "codex",
+    "CODEX_SANDBOX_NETWORK_DISABLED": "codex",
+    "CURSOR_AGENT": "cursor",
+    "GEMINI_CLI": "gemini",
+    "AGENT": None,
+    "AI_AGENT": None,
+    "VSCODE_AGENT": None,
+}
+MARKERS = tuple(MARKER_AGENTS)
 
 
 def marker(environ: dict[str, str]) -> str | None:
     """The first agent marker set in ``environ`` (None: no agent runs this command)."""
     return next((name for name in MARKERS if environ.get(name)), None)
+
+
+def marked_agent(environ: dict[str, str]) -> str | None:
+    """Which of the four agents runs this command, by its own marker (None: none of them, or not known)."""
+    return next((MARKER_AGENTS[name] for name in MARKERS if environ.get(name) and MARKER_AGENTS[name]), None)
 
 
 # POSIX sh, no single quote inside (it travels in one), read by every
