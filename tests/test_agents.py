@@ -460,7 +460,13 @@ def test_stop_in_every_state(repo: Path, vg: VG, agent: str) -> None:
         return continued(agent, result.stdout)
 
     assert answer() is None  # no workflow: may stop
+    assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+    planning = answer()  # no task yet: plan them; never "all done"
+    assert planning and "vibegit task add" in planning and "All tasks" not in planning
+    assert vg("abort", "--yes").code == 0
     running(vg)
+    empty = run_installed(repo, command, "")  # no payload at all: no agent sent it, never block
+    assert (empty.returncode, continued(agent, empty.stdout)) == (0, None)
     reason = answer()
     assert reason and "T-002: Login API" in reason and "Next step: Continue T-002" in reason
     guard = cursor_stop(repo, loop_count=1) if agent == "cursor" else {**payload(repo), "stop_hook_active": True}
@@ -492,8 +498,10 @@ def test_claude_stop_uses_the_non_error_channel_when_claude_code_has_it(repo: Pa
     # Cursor runs Claude Code's hooks too: it gets Cursor's answer and Cursor's loop guard
     from_cursor = vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo)))
     assert "followup_message" in json.loads(from_cursor.out)
-    assert vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo, 3))).out == ""
-    assert vg("hook", "stop", "--agent", "cursor", input=json.dumps(cursor_stop(repo, 0, "aborted"))).out == ""
+    let_stop = "{}\n"  # Cursor's shape for "you may stop"
+    assert vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo, 3))).out == let_stop
+    assert vg("hook", "stop", "--agent", "cursor", input=json.dumps(cursor_stop(repo, 0, "aborted"))).out == let_stop
+    assert vg("hook", "stop", "--agent", "cursor", input="").out == let_stop
 
 
 def test_session_start_on_a_machine_that_does_not_hold_the_workflow(repo: Path, vg: VG) -> None:
@@ -549,7 +557,7 @@ def test_stop_does_not_block_an_agent_in_another_worktree(repo: Path, vg: VG, tm
 
 
 def test_agent_hooks_never_crash_the_agent(repo: Path, vg: VG, tmp_path: Path) -> None:
-    for junk in ("", "not json", "[1, 2]", '{"cwd": 12, "session_id": ["x"]}', '{"stop_hook_active": "maybe"}'):
+    for junk in ("", "  \n", "not json", "[1, 2]", '{"cwd": 12, "session_id": ["x"]}', '{"stop_hook_active": "maybe"}'):
         for name in ("session-start", "stop"):
             result = vg("hook", name, "--agent", "claude", input=junk)
             assert (result.code, result.out) == (0, ""), (name, junk)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from vibegit.core.model import State, Status, TaskStatus
+from vibegit.core.model import State, Status
 from vibegit.core.records import frozen
-from vibegit.core.report import stop_reason
+from vibegit.core.report import all_done, stop_reason
 from vibegit.core.text import clean
 
 CURSOR_LOOP_LIMIT = 1  # follow-ups vibegit itself asks of one Cursor conversation before letting it stop
@@ -43,10 +43,6 @@ def payload(agent: str, data: Any) -> Payload:
     active = data.get("stop_hook_active", False)
     # prompt_id arrived in Claude Code 2.1.196, after Stop's additionalContext (2.1.163)
     return Payload(agent, True, active is not False, claude_context=agent == "claude" and "prompt_id" in data)
-
-
-def all_done(state: State) -> bool:
-    return bool(state.tasks) and all(t.status is TaskStatus.DONE for t in state.tasks)
 
 
 def confirm_reason(state: State) -> str:
@@ -85,6 +81,11 @@ def continue_output(p: Payload, reason: str) -> str:
     else:  # Codex, Gemini CLI (AfterAgent), older Claude Code
         out = {"decision": "block", "reason": reason}
     return json.dumps(out, ensure_ascii=False)
+
+
+def let_stop_output(agent: str) -> str:
+    """What lets ``agent`` end its turn: nothing, or Cursor's empty object."""
+    return "{}" if agent == "cursor" else ""
 
 
 def context_output(agent: str, event: str, text: str) -> str:

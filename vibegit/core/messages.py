@@ -79,6 +79,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "All tasks are done: review, then `vibegit complete`",
         "所有任务已完成：复查后执行 `vibegit complete`",
     ),
+    "report.confirm_agent": (
+        "All tasks are done: show the user the result and ask them to confirm completion (they run "
+        "`vibegit complete` in their own terminal, or answer the MCP `complete` tool's question)",
+        "所有任务已完成：向用户展示结果并请其确认完成（寸止）：由用户在自己的终端中执行 `vibegit complete`，"
+        "或回答 MCP `complete` 工具的提问",
+    ),
+    "report.answer_first": (
+        "All tasks are done; answer the open questions with the user first (`vibegit context --answer N`)",
+        "所有任务已完成；请先与用户解决待解决问题（`vibegit context --answer N`）",
+    ),
+    "report.plan_tasks": (
+        "Plan the work and add its tasks: `vibegit task add T-001 TITLE` (a workflow completes with tasks)",
+        "规划工作并添加任务：`vibegit task add T-001 TITLE`（工作流需有任务才能完成）",
+    ),
     "report.questions": ("Open questions (answer before completing):", "待解决问题（完成前需回答）："),
     "report.file": ("File", "文件"),
     "report.commit": ("Commit", "提交"),
@@ -877,6 +891,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "agent.questions": (
         "Open questions (ask the user; record the answer with `vibegit context --answer N --reply TEXT`)",
         "待解决问题（询问用户；用 `vibegit context --answer N --reply TEXT` 记录回答）",
+    ),
+    "agent.questions_elsewhere": ("Open questions", "待解决问题"),
+    "agent.short": (
+        "Record progress with the vibegit MCP server's tools (`status` shows the whole state).",
+        "用 vibegit MCP 服务器的工具记录进展（`status` 显示完整状态）。",
     ),
     "agent.record": (
         "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "

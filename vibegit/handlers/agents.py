@@ -40,13 +40,14 @@ def _agent_arg(argv: list[str]) -> str:
 
 
 def read_input() -> Any:
-    """The agent's JSON on stdin; None when it is not JSON (no stdin: an empty object)."""
+    """The agent's JSON on stdin; None when there is none (a terminal, empty
+    input) or it is not JSON: no agent sent it, so no hook acts on it."""
     stdin = sys.stdin
     if stdin is None or stdin.isatty():
-        return {}
+        return None
     raw = stdin.buffer.read(MAX_INPUT) if hasattr(stdin, "buffer") else stdin.read(MAX_INPUT).encode()
     try:
-        return json.loads(raw.decode("utf-8", errors="replace") or "{}")
+        return json.loads(raw.decode("utf-8", errors="replace")) if raw.strip() else None
     except ValueError:
         return None
 
@@ -198,19 +199,19 @@ def stop(argv: list[str]) -> int:
     from vibegit.core import agentturn
 
     agent = _agent_arg(argv)
+    out = ""
     try:
         data = read_input()
         p = agentturn.payload(agent, data)
-        if not p.valid or p.looping:
-            return OK  # bad input, or already continuing because of a stop hook: never loop
-        found = _load(data)
-        if found is None:
-            return OK
-        reason = agentturn.stop_decision(found.state, p, found.elsewhere)
+        agent = p.agent
+        found = _load(data) if p.valid and not p.looping else None  # bad input, or the agent's loop guard
+        reason = agentturn.stop_decision(found.state, p, found.elsewhere) if found is not None else None
         if reason is not None:
-            _emit(agentturn.continue_output(p, reason))
+            out = agentturn.continue_output(p, reason)
     except Exception:
         _log(f"stop --agent {agent}")
+        out = ""
+    _emit(out or agentturn.let_stop_output(agent))
     return OK
 
 
