@@ -254,8 +254,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "lifecycle.none_yet": ("none yet", "暂无"),
     "lifecycle.unknown_task": (
-        "unknown task {id!r:.70} (known: {known}); add it with 'vibegit task add'",
-        "未知任务 {id!r:.70}（已有：{known}）；用 'vibegit task add' 添加",
+        "unknown task {id!r:.70} (known: {known}); add it with 'vibegit task add ID TITLE'",
+        "未知任务 {id!r:.70}（已有：{known}）；用 'vibegit task add ID TITLE' 添加",
     ),
     "lifecycle.task_exists": ("task {id} already exists; pick another id", "任务 {id} 已存在；请换一个编号"),
     "lifecycle.task_removed": (

@@ -18,7 +18,7 @@ Each workflow belongs to the branch it was started on; the commands act on
 the one of this worktree's branch.
 
 - Session start: read the recovery report (the session hook prints it; else
-  run `vibegit status --brief`). If a workflow is active, continue it; never
+  run `vibegit status`). If a workflow is active, continue it; never
   fall back to plain chat. Paused: ask the user, then `vibegit resume`. It
   runs elsewhere: say so, and take it over only when the user asks.
 - New multi-step work: `vibegit start vibe-code --goal "..."`, then
@@ -48,7 +48,7 @@ the one of this worktree's branch.
 中的文件只是副本；请用命令修改状态。每个工作流属于启动它的分支；
 命令作用于当前工作树分支上的工作流。
 
-- 会话开始：阅读恢复报告（会话钩子会输出；否则运行 `vibegit status --brief`）。
+- 会话开始：阅读恢复报告（会话钩子会输出；否则运行 `vibegit status`）。
   有活动工作流就继续执行，不要退化为普通对话。已暂停：询问用户后 `vibegit resume`。
   在别处运行：说明情况，只有用户要求时才接管。
 - 新的多步骤工作：`vibegit start vibe-code --goal "..."`，
