@@ -10,9 +10,14 @@ from vibegit.errors import BadInput
 
 
 def test_vibegits_entries_are_told_by_their_whole_command() -> None:
-    for python in (None, "/home/u/.venv/bin/python"):
-        command = agents.command(python, "hook", "stop", "--agent", "codex")
+    for user in (None, "/home/u/.local/state/vibegit/bin/vibegit"):
+        command = agents.command(user, "hook", "stop", "--agent", "codex")
         assert agents.ours({"type": "command", "command": command}) == ("stop", "codex")
+    old = (  # the launcher of before, in every entry: still vibegit's (install replaces it, uninstall removes it)
+        'sh -c \'p=$1; shift; exec "$p" "$@"\' vibegit-agent-hook - hook stop --agent claude',
+        "sh -c 'p=$1; shift; exec \"$p\" \"$@\"' vibegit-agent-hook '/a b/python' hook stop --agent claude",
+    )
+    assert all(agents.ours({"command": c}) == ("stop", "claude") for c in old)
     assert agents.ours({"command": "vibegit hook session-start --agent claude"}) == ("session-start", "claude")  # older
     for foreign in (
         "vibegit status --brief",
@@ -24,11 +29,13 @@ def test_vibegits_entries_are_told_by_their_whole_command() -> None:
     assert agents.ours("vibegit hook stop --agent claude") is None and agents.ours({"command": 1}) is None
 
 
-def test_an_interpreter_path_every_shell_takes() -> None:
-    assert agents.python_arg("/opt/py 3/bin/python") == "'/opt/py 3/bin/python'"
-    for bad in ("python3", "/a'b/python", "/a/$HOME/python", "/a\\b"):
+def test_a_path_every_shell_takes() -> None:
+    assert agents.shell_path("/opt/py 3/bin/vibegit") == "'/opt/py 3/bin/vibegit'"
+    for bad in ("vibegit", "/a'b/vibegit", "/a/$HOME/vibegit", "/a\\b"):
         with pytest.raises(BadInput):
-            agents.python_arg(bad)
+            agents.shell_path(bad)
+    assert agents.launcher_python(agents.launcher("/opt/it's/python3")) == "/opt/it's/python3"
+    assert agents.launcher_python("#!/bin/sh\np=/usr/bin/python3\n") is None  # not vibegit's
 
 
 def test_the_managed_block_goes_in_and_out_exactly() -> None:

@@ -1,13 +1,11 @@
 """The four agents as vibegit installs into them: which files, in
 which scope, and the exact entries, commands and instructions it writes.
 
-Every hook entry runs one launcher through ``sh -c`` with a minimal PATH in
-mind: the interpreter that ran ``vibegit install`` (baked in for the user's
-own files; in the committed project files it is looked up in the
-repository's local git config, ``vibegit.python``, so teammates share one
-file), else ``vibegit`` on PATH, else it exits 0 and prints nothing, so a
-teammate without vibegit is not disturbed. vibegit's entries are recognised
-by the whole shape of that command, never by a word inside it.
+Every hook entry runs vibegit's launcher (below) through ``sh -c`` with a
+minimal PATH in mind; without one it exits 0 and prints nothing, so a
+teammate without vibegit is not disturbed by the committed settings.
+vibegit's entries are recognised by the whole shape of that command, never
+by a word inside it.
 """
 
 from __future__ import annotations
@@ -64,40 +62,100 @@ def marked_agent(environ: dict[str, str]) -> str | None:
     return next((MARKER_AGENTS[name] for name in MARKERS if environ.get(name) and MARKER_AGENTS[name]), None)
 
 
-# POSIX sh, no single quote inside (it travels in one), read by every
-# agent's shell (sh, bash, a login zsh or fish for Codex).
-LAUNCHER = (
-    'p=$1; shift; [ "$p" = - ] && p=$(git -C "${VIBEGIT_WORKDIR:-.}" config --get vibegit.python 2>/dev/null); '
-    'if [ -n "$p" ] && [ -x "$p" ]; then exec "$p" -c "import sys,importlib.util as u;'
-    'u.find_spec(sys.argv[1]) or sys.exit();from vibegit.main import main;sys.exit(main(sys.argv[2:]))" vibegit "$@"; fi; '
-    'command -v vibegit >/dev/null 2>&1 && exec vibegit "$@"; exit 0'
-)
+# Every hook entry and MCP server entry runs one launcher: a small POSIX sh
+# file install writes where git keeps its own files (``LAUNCHER_REL`` under
+# the common git directory, never committed; for ``--scope user`` also one
+# in vibegit's state directory), which starts the vibegit installed with the
+# interpreter that ran install. The entries only find it: with no launcher
+# (a teammate without vibegit, a directory outside any repository) they
+# exit 0 and print nothing. Their body has no single quote (it travels in
+# one) and no backslash (Codex may hand it to fish), and is the same in
+# every entry, so a committed settings file stays short enough to review.
+LAUNCHER_REL = "vibegit/bin/vibegit"
+_FIND = 'cd "${VIBEGIT_WORKDIR:-.}" && d=$(git rev-parse --git-common-dir 2>/dev/null) && f=$d/' + LAUNCHER_REL
+_FIND += ' && [ -x "$f" ]'
+FIND_LAUNCHER = _FIND + ' && exec "$f" "$@"; exit 0'
+FIND_LAUNCHER_OR = "h=$1; shift; " + _FIND + ' || f=$h; [ -x "$f" ] && exec "$f" "$@"; exit 0'  # then the user's
 _OURS = re.compile(
-    r"sh -c '[^']*' " + TAG + r" (?:-|'[^']*'|[^\s'\"\\]+) hook (?P<handler>[a-z-]+) --agent (?P<agent>[a-z]+)"
+    r"sh -c '[^']*' " + TAG + r" (?:(?:-|'[^']*'|/[^\s'\"\\]*) )?hook (?P<handler>[a-z-]+) --agent (?P<agent>[a-z]+)"
+    r"(?P<mcp> --mcp)?"
     r"|vibegit hook (?P<old>session-start|stop) --agent (?P<old_agent>[a-z]+)"  # before the launcher
 )
 _SAFE_PATH = re.compile(r"/[^\x00-\x1f\x7f'\\\"`$]*")
 
 
-def python_arg(python: str | None) -> str:
-    """The launcher's first argument: ``-`` (look in git config), or the interpreter's quoted path."""
-    if python is None:
-        return "-"
-    if not _SAFE_PATH.fullmatch(python):
+def shell_path(path: str) -> str:
+    """``path`` as one word of an entry's command, in every agent's shell."""
+    if not _SAFE_PATH.fullmatch(path):
         raise BadInput(
-            f"{python[:80]!r}: an interpreter path every agent's shell can take must be absolute, without quotes, '$' or '\\'"
+            f"{path[:80]!r}: a path every agent's shell can take must be absolute, without quotes, '$' or '\\'"
         )
-    return shlex.quote(python)
+    return shlex.quote(path)
 
 
-def command(python: str | None, *args: str) -> str:
-    """The shell command an agent runs: the launcher, then ``vibegit ARGS``."""
-    return f"sh -c '{LAUNCHER}' {TAG} {python_arg(python)} {' '.join(args)}"
+def command(user_launcher: str | None, *args: str) -> str:
+    """The shell command an agent runs: find the launcher, then ``vibegit ARGS``;
+    ``user_launcher`` (``--scope user``) where the repository has none."""
+    if user_launcher is None:
+        return f"sh -c '{FIND_LAUNCHER}' {TAG} {' '.join(args)}"
+    return f"sh -c '{FIND_LAUNCHER_OR}' {TAG} {shell_path(user_launcher)} {' '.join(args)}"
 
 
-def argv(python: str | None, *args: str) -> list[str]:
+def argv(user_launcher: str | None, *args: str) -> list[str]:
     """The same as an argument vector (an MCP server's command and args)."""
-    return ["sh", "-c", LAUNCHER, TAG, "-" if python is None else python, *args]
+    if user_launcher is None:
+        return ["sh", "-c", FIND_LAUNCHER, TAG, *args]
+    return ["sh", "-c", FIND_LAUNCHER_OR, TAG, user_launcher, *args]
+
+
+def launcher(python: str) -> str:
+    """The launcher file: ``python`` (the interpreter install ran with) starts
+    vibegit, with no ``PYTHON*`` variable (``-E``) and nothing of the current
+    directory on ``sys.path`` (a project folder named vibegit cannot stand in
+    for it). An interpreter gone or without vibegit: a hook exits 0 and says
+    nothing (doctor reports it); a command says so. Two hooks that run
+    before every prompt or shell command start Python only when there is
+    something to do (tests/test_agents.py holds them equal to the Python)."""
+    return f"""#!/bin/sh
+# {MARK}: 'vibegit install --agent' writes it, 'vibegit uninstall --agent' removes it.
+# The agents' hooks and commands start vibegit through it, whatever their PATH.
+p={shlex.quote(python)}
+run() {{
+  [ -x "$p" ] && exec "$p" -E -c 'import sys
+sys.path[:] = [x for x in sys.path if x]
+try:
+    from vibegit.main import main
+except ImportError:
+    sys.exit(0 if sys.argv[1:2] == ["hook"] else "vibegit: " + sys.executable + " has no vibegit now; run "
+             "vibegit install --agent NAME again with the Python that has it")
+sys.exit(main(sys.argv[1:]))' "$@"
+  [ "$1" = hook ] && exit 0
+  echo "vibegit: $p is gone; run 'vibegit install --agent NAME' again with the Python that has vibegit" >&2
+  exit 127
+}}
+case "$1 $2" in
+"hook prompt")  # before every prompt (Gemini CLI): only after a compression is there a report to give
+  g=$(git -C "${{GEMINI_PROJECT_DIR:-.}}" rev-parse --absolute-git-dir 2>/dev/null) &&
+    [ -e "$g/vibegit/compacted-$4" ] || {{ echo '{{}}'; exit 0; }} ;;
+"hook pre-tool")  # before every shell command: only one that names vibegit can be a person's decision
+  i=$(cat)
+  case $i in *vibegit*) printf '%s\n' "$i" | run "$@"; exit ;; esac
+  case $4 in cursor|gemini) echo '{{}}' ;; esac
+  exit 0 ;;
+esac
+run "$@"
+"""
+
+
+def launcher_python(text: str) -> str | None:
+    """The interpreter a launcher file starts (None: not a launcher of vibegit's)."""
+    if MARK not in text[:200]:
+        return None
+    for line in text.splitlines():
+        if line.startswith("p="):
+            words = shlex.split(line[2:])
+            return words[0] if len(words) == 1 else None
+    return None
 
 
 def ours(handler: object) -> tuple[str, str] | None:
@@ -111,6 +169,16 @@ def ours(handler: object) -> tuple[str, str] | None:
     if match.group("old"):
         return match.group("old"), match.group("old_agent")
     return match.group("handler"), match.group("agent")
+
+
+def is_short(handler: object) -> bool:
+    """Whether vibegit's session-start entry asks for the short report (the MCP server has the how-to)."""
+    match = (
+        _OURS.fullmatch(handler["command"])
+        if isinstance(handler, dict) and isinstance(handler.get("command"), str)
+        else None
+    )
+    return bool(match and match.group("mcp"))
 
 
 def is_our_server(entry: object) -> bool:
@@ -141,9 +209,11 @@ class Agent:
     comments: bool = False  # its settings may hold // and /* */ comments
     note: str = ""
 
-    def entry(self, hook: Hook, python: str | None) -> dict[str, Any]:
-        """One hook group (Cursor: one flat entry) in the agent's own shape."""
-        run = command(python, "hook", hook.handler, "--agent", self.name)
+    def entry(self, hook: Hook, user_launcher: str | None, mcp: bool = False) -> dict[str, Any]:
+        """One hook group (Cursor: one flat entry) in the agent's own shape;
+        with ``mcp`` the session starts with the short report."""
+        short = ("--mcp",) if mcp and hook.handler == "session-start" else ()
+        run = command(user_launcher, "hook", hook.handler, "--agent", self.name, *short)
         if self.name == "cursor":
             return {"command": run, "timeout": 30}
         if self.name == "gemini":  # timeouts in milliseconds; the name keys its trust and /hooks
@@ -158,9 +228,9 @@ class Agent:
         group: dict[str, Any] = {"matcher": hook.matcher} if hook.matcher else {}
         return {**group, "hooks": [{"type": "command", "command": run, "timeout": 30}]}
 
-    def server(self, python: str | None) -> dict[str, Any]:
+    def server(self, user_launcher: str | None) -> dict[str, Any]:
         """vibegit's MCP server entry in this agent's JSON config."""
-        cmd = argv(python, "mcp")
+        cmd = argv(user_launcher, "mcp")
         entry: dict[str, Any] = {"command": cmd[0], "args": cmd[1:]}
         if self.name == "cursor":  # Cursor may start servers elsewhere; it expands this to the workspace
             entry["env"] = {"VIBEGIT_WORKDIR": "${workspaceFolder}"}
@@ -177,13 +247,18 @@ DESCRIBE = {
     "stop": "keep the agent on a running workflow",
     "pre-compact": "note a compaction, so the report comes back after it",
     "prompt": "the workflow report again after a compaction",
+    "pre-tool": "ask the user before vibegit complete, abort or unlock",
 }
 
 SPECS = {
     "claude": Agent(
         "claude",
         "Claude Code",
-        (Hook("SessionStart", "session-start", "startup|resume|clear|compact|fork"), Hook("Stop", "stop")),
+        (
+            Hook("SessionStart", "session-start", "startup|resume|clear|compact|fork"),
+            Hook("Stop", "stop"),
+            Hook("PreToolUse", "pre-tool", "Bash"),
+        ),
         {"project": ".claude/settings.json", "local": ".claude/settings.local.json", "user": ".claude/settings.json"},
         {"project": "CLAUDE.md", "local": "CLAUDE.local.md", "user": ".claude/CLAUDE.md"},
         {"project": ".claude/commands", "user": ".claude/commands"},
@@ -204,7 +279,7 @@ SPECS = {
     "cursor": Agent(
         "cursor",
         "Cursor",
-        (Hook("sessionStart", "session-start"), Hook("stop", "stop")),
+        (Hook("sessionStart", "session-start"), Hook("stop", "stop"), Hook("beforeShellExecution", "pre-tool")),
         {"project": ".cursor/hooks.json", "user": ".cursor/hooks.json"},
         {"project": "AGENTS.md"},
         {"project": ".cursor/commands", "user": ".cursor/commands"},
@@ -220,6 +295,7 @@ SPECS = {
             Hook("AfterAgent", "stop"),
             Hook("PreCompress", "pre-compact"),
             Hook("BeforeAgent", "prompt"),
+            Hook("BeforeTool", "pre-tool", "run_shell_command"),
         ),
         {"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         {"project": "GEMINI.md", "user": ".gemini/GEMINI.md"},
@@ -388,9 +464,9 @@ def without_block(text: str, begin: str = BEGIN, end: str = END) -> str | None:
     return text[:start] + text[stop:]
 
 
-def codex_server_block(python: str | None) -> str:
+def codex_server_block(user_launcher: str | None) -> str:
     """The ``[mcp_servers.vibegit]`` table of Codex's config.toml."""
-    cmd = argv(python, "mcp")
+    cmd = argv(user_launcher, "mcp")
     args = ", ".join(_toml_string(a) for a in cmd[1:])
     return f'[mcp_servers.{SERVER}]\ncommand = "{cmd[0]}"\nargs = [{args}]\nstartup_timeout_sec = 30\n'
 

@@ -406,6 +406,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不询问：已设置 {agent}，说明是智能体在执行此命令，它可能替用户回答；这只能由用户决定："
         "请让用户在自己的终端中执行 '{command}'，或在 vibegit MCP 工具的提问中确认（没有任何改变）",
     ),
+    "approval.ask_complete": (
+        "vibegit: only you decide this. Allow to complete workflow '{name}' (vibegit records that you confirmed it "
+        "in {label}'s permission prompt); deny to keep it running.",
+        "vibegit：这只能由你决定。允许则完成工作流 '{name}'（vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则继续运行。",
+    ),
+    "approval.ask_abort": (
+        "vibegit: only you decide this. Allow to abort workflow '{name}' (its progress is kept; vibegit records "
+        "that you confirmed it in {label}'s permission prompt); deny to keep it.",
+        "vibegit：这只能由你决定。允许则放弃工作流 '{name}'（进度保留；vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则保留它。",
+    ),
+    "approval.ask_unlock": (
+        "vibegit: only you decide this. Allow to release the lock of workflow '{name}', ending it (vibegit records "
+        "that you confirmed it in {label}'s permission prompt); deny to keep it.",
+        "vibegit：这只能由你决定。允许则释放工作流 '{name}' 的锁并结束它（vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则保留它。",
+    ),
+    "approval.asked": (
+        "vibegit asked the user in {label}'s permission prompt; if they denied it, do not try another way: "
+        "ask them what to do.",
+        "vibegit 已在 {label} 的权限提示中询问用户；若用户拒绝，不要换别的方式执行：问用户该怎么做。",
+    ),
+    "approval.nobody_asked": (
+        "vibegit: only the user decides this, and in permission mode {mode} nobody would be asked; ask the user to "
+        "run '{command}' in their own terminal, or to confirm through the vibegit MCP tool's question",
+        "vibegit：这只能由用户决定，而在权限模式 {mode} 下不会询问任何人；请让用户在自己的终端中执行 '{command}'，"
+        "或在 vibegit MCP 工具的提问中确认",
+    ),
     # -- status --
     "status.failed_line": ("❌ Workflow {name!r} failed at {at}: {error}", "❌ 工作流 {name!r} 于 {at} 失败：{error}"),
     "status.last_here": (" (last here: {name!r}, {status})", "（此处上一个：{name!r}，{status}）"),
@@ -801,17 +830,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.block": ("protocol block {state}", "协议块 {state}"),
     "install.server": ("MCP server {state}", "MCP 服务器 {state}"),
     "install.not_registered": ("not registered", "未注册"),
-    "install.python": (
-        "The project's hook commands start vibegit with {python} (git config {key}).",
-        "项目的钩子命令用 {python} 启动 vibegit（git config {key}）。",
-    ),
-    "install.python_gone": (" ({python} is gone)", "（{python} 已不存在）"),
-    "install.no_python": (
-        "No interpreter recorded for the project's hook commands{gone}: they run 'vibegit' from the agent's PATH, "
-        "or nothing; 'vibegit install --agent NAME' records this one.",
-        "项目的钩子命令没有记录解释器{gone}：它们运行智能体 PATH 中的 'vibegit'，否则什么也不做；"
-        "'vibegit install --agent NAME' 会记录当前这个。",
-    ),
     "install.hooks_run": (
         "Hooks in {directory} run vibegit {version} with {python}. Undo with 'vibegit uninstall'.",
         "{directory} 中的钩子用 {python} 运行 vibegit {version}。用 'vibegit uninstall' 撤销。",

@@ -17,9 +17,7 @@ import base64
 import json
 import os
 import re
-import shutil
 import stat
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,6 @@ from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 
 MAX_INPUT = 1 << 20
-PYTHON_KEY = "vibegit.python"  # the interpreter the committed hook commands look up in git config
 
 
 @frozen
@@ -73,6 +70,7 @@ class Files:
     def __init__(self, repo: git.Repo, scope: str) -> None:
         self.repo, self.scope = repo, scope
         self.edits: dict[tuple[Path, str], Edit] = {}
+        self.launcher: tuple[Place, bytes] | None = None  # install writes it (when it differs)
 
     def place(self, rel: str) -> Place:
         return Place(home(), rel, True) if self.scope == "user" else Place(self.repo.toplevel, rel)
@@ -137,18 +135,19 @@ def _agents(names: list[str], scope: str) -> list[Agent]:
     return found
 
 
-def _baked(scope: str) -> str | None:
-    """The interpreter written into the commands: none in the committed files (git config says)."""
-    return None if scope == "project" else sys.executable
+def user_launcher(scope: str) -> str | None:
+    """The launcher the entries fall back on: the user's own, for ``--scope user`` only."""
+    return str(user_launcher_place().root / user_launcher_place().rel) if scope == "user" else None
 
 
 def plan_install(repo: git.Repo, names: list[str], scope: str, mcp: bool, lang: str) -> tuple[Files, Report]:
     files, report = Files(repo, scope), Report()
-    python = _baked(scope)
+    python = user_launcher(scope)
     for agent in _agents(names, scope):
         done: list[str] = []
         settings = files.place(agent.settings[scope])
-        entries = [(h, agent.entry(h, python)) for h in agent.hooks]
+        short = (mcp and scope in agent.mcp) or _server_registered(files, agent, scope)
+        entries = [(h, agent.entry(h, python, short)) for h in agent.hooks]
         server_here = mcp and agent.mcp.get(scope) == agent.settings[scope]
         before = files.text(settings, "json", agent.comments)
         after = agentsettings.install(
@@ -162,6 +161,8 @@ def plan_install(repo: git.Repo, names: list[str], scope: str, mcp: bool, lang: 
             done += _install_server(files, agent, scope, python, report)
         done += _install_commands(files, agent, scope, report)
         done += _install_block(files, agent, scope, lang)
+        if files.launcher is None:
+            _plan_launcher(files)
         if done:
             report.lines += [f"✔ {agent.label}: {what}" for what in done]
             if agent.note:
@@ -173,6 +174,19 @@ def plan_install(repo: git.Repo, names: list[str], scope: str, mcp: bool, lang: 
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _server_registered(files: Files, agent: Agent, scope: str) -> bool:
+    """Whether vibegit's MCP server is in the agent's config of ``scope`` (as it stands, before this change)."""
+    if scope not in agent.mcp:
+        return False
+    place = files.place(agent.mcp[scope])
+    if place.rel.endswith(".toml"):
+        return agents.find_block(files.text(place) or "", agents.TOML_BEGIN, agents.TOML_END) is not None
+    text = files.text(place, "json", agent.comments)
+    return (
+        bool(text and text.strip()) and agentsettings.status(text, agent, place.show(), [], {}).get("mcp") != "missing"
+    )
 
 
 def _install_server(files: Files, agent: Agent, scope: str, python: str | None, report: Report) -> list[str]:
@@ -400,25 +414,93 @@ def _missing_dirs(place: Place) -> list[str]:
     return missing
 
 
-# -- the interpreter the committed commands use ----------------------------------------------
+# -- the launcher the entries start vibegit through ------------------------------------------
+
+OLD_PYTHON_KEY = "vibegit.python"  # where the launcher of before looked the interpreter up
 
 
-def record_python(repo: git.Repo) -> str | None:
-    """``vibegit.python`` in the repository's own git config (never committed):
-    the committed hook commands find this interpreter with any PATH."""
-    current = git.config_values(repo, PYTHON_KEY)
-    if current[-1:] == [sys.executable]:
-        return None
-    repo.git("config", PYTHON_KEY, sys.executable)
-    return f"git config {PYTHON_KEY} {sys.executable} (the project's hook commands start vibegit with it)"
+def launcher_place(repo: git.Repo, scope: str) -> Place:
+    """The repository's launcher (under the common git directory: every worktree's), or the user's."""
+    return user_launcher_place() if scope == "user" else Place(repo.common_dir, agents.LAUNCHER_REL)
 
 
-def forget_python(repo: git.Repo) -> str | None:
-    """Unset ``vibegit.python`` once no agent's project files here use it."""
-    if not git.config_values(repo, PYTHON_KEY) or installed_anywhere(repo, "project"):
-        return None
-    repo.git("config", "--unset-all", PYTHON_KEY, check=False)
-    return f"git config --unset {PYTHON_KEY}"
+def user_launcher_place() -> Place:
+    return Place(state_dir(), "bin/vibegit", True)
+
+
+def _shown(repo: git.Repo, place: Place) -> str:
+    path = place.root / place.rel
+    if place.user:
+        rel = fs.relative(path, home())
+        return f"~/{rel}" if rel else str(path)
+    return fs.relative(path, repo.toplevel) or str(path)
+
+
+def _plan_launcher(files: Files) -> None:
+    """The launcher install writes for ``files``' scope: it starts this interpreter.
+    A file there that is not vibegit's is refused before anything is written."""
+    place = launcher_place(files.repo, files.scope)
+    found = fs.lstat(place.root, place.rel)
+    if found is not None:
+        data = fs.read(place.root, place.rel, MAX_INPUT) if stat.S_ISREG(found.st_mode) else None
+        if data is None or agents.launcher_python(data.decode("utf-8", errors="replace")) is None:
+            raise BadInput(f"{_shown(files.repo, place)}: is not vibegit's launcher; move it away first")
+    files.launcher = (place, agents.launcher(sys.executable).encode())
+
+
+def write_launcher(files: Files) -> list[str]:
+    """Install: the launcher as planned, executable; and the older git config setting gone."""
+    said = []
+    if files.launcher is not None:
+        place, want = files.launcher
+        found = fs.lstat(place.root, place.rel)
+        current = found is not None and found.st_mode & 0o111 and fs.read(place.root, place.rel, MAX_INPUT) == want
+        if not current:
+            fs.write(place.root, place.rel, want, mode=0o755)
+            said.append(
+                f"✔ the launcher {_shown(files.repo, place)}: the agents' hooks and commands start vibegit "
+                f"with {sys.executable} through it"
+            )
+    if git.config_values(files.repo, OLD_PYTHON_KEY):
+        files.repo.git("config", "--unset-all", OLD_PYTHON_KEY, check=False)
+        said.append(f"  git config --unset {OLD_PYTHON_KEY} (the launcher replaces it)")
+    return said
+
+
+def drop_launcher(repo: git.Repo, scope: str) -> list[str]:
+    """Uninstall: the launcher goes once no entry of its scopes is left (the
+    repository's serves project and local, the user's serves user)."""
+    still = (
+        installed_anywhere(repo, "user")
+        if scope == "user"
+        else any(installed_anywhere(repo, s) for s in ("project", "local"))
+    )
+    said = []
+    place = launcher_place(repo, scope)
+    if not still and fs.lstat(place.root, place.rel) is not None:
+        data = fs.read(place.root, place.rel, MAX_INPUT) or b""
+        if agents.launcher_python(data.decode("utf-8", errors="replace")) is not None:
+            fs.remove(place.root, place.rel)
+            fs.remove_empty_dirs(place.root, place.rel.rsplit("/", 1)[0])
+            said.append(f"  {_shown(repo, place)}: removed (no agent's entry uses it now)")
+    if scope != "user" and not still and git.config_values(repo, OLD_PYTHON_KEY):
+        repo.git("config", "--unset-all", OLD_PYTHON_KEY, check=False)
+        said.append(f"  git config --unset {OLD_PYTHON_KEY}")
+    return said
+
+
+def has_own_hooks(repo: git.Repo, name: str) -> bool:
+    """Whether vibegit's hooks are in ``name``'s own settings (project or user scope)."""
+    agent = agents.SPECS[name]
+    for scope in ("project", "user"):
+        files = Files(repo, scope)
+        try:
+            text = files.text(files.place(agent.settings[scope]), "json", agent.comments)
+            if text and agentsettings.strip(text, agent, agent.settings[scope], server=False)[1]:
+                return True
+        except BadInput:
+            continue
+    return False
 
 
 def installed_anywhere(repo: git.Repo, scope: str) -> bool:
@@ -459,9 +541,10 @@ class Status:
 
 def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
     """What of vibegit's is in the agent's files of ``scope``, and whether it is what install writes now."""
-    files, python = Files(repo, scope), _baked(scope)
+    files, python = Files(repo, scope), user_launcher(scope)
     settings = files.place(agent.settings[scope])
-    entries = [(h, agent.entry(h, python)) for h in agent.hooks]
+    short = _server_registered(files, agent, scope)
+    entries = [(h, agent.entry(h, python, short)) for h in agent.hooks]
     text = files.text(settings, "json", agent.comments)
     server_here = agent.mcp.get(scope) == agent.settings[scope]
     found = agentsettings.status(text, agent, settings.show(), entries, agent.server(python) if server_here else None)
@@ -507,7 +590,7 @@ def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
     ✘ problems (the second value: any) and ⚠ what only the agent can fix."""
     lines: list[str] = []
     bad = False
-    project = False
+    scopes: dict[str, None] = {}  # the launchers in use: the repository's, the user's
     for scope in agents.SCOPES:
         for agent in agents.SPECS.values():
             if scope not in agent.settings:
@@ -520,7 +603,7 @@ def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
                 continue
             if not status.installed:
                 continue
-            project = project or scope == "project"
+            scopes.setdefault("user" if scope == "user" else "project", None)
             where = "" if scope == "project" else f" --scope {scope}"
             if status.current(mcp=False):
                 lines.append(f"✔ {agent.label} ({scope}): vibegit's hooks, commands and protocol are current")
@@ -531,34 +614,56 @@ def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
                 )
                 bad = True
             lines += _agent_notes(repo, agent, scope)
-    if project:
-        ok, line = launcher(repo)
+    for scope in scopes:
+        ok, line = launcher(repo, scope)
         lines.append(line)
         bad = bad or not ok
     return lines, bad
 
 
-def launcher(repo: git.Repo) -> tuple[bool, str]:
-    """Whether the project's hook commands find vibegit with an agent's PATH."""
-    recorded = git.config_values(repo, PYTHON_KEY)[-1:]
-    if recorded and _imports_vibegit(recorded[0]):
-        return True, f"✔ the project's agent hooks start vibegit with {recorded[0]} (git config {PYTHON_KEY})"
-    minimal = os.pathsep.join(("/usr/local/bin", "/usr/bin", "/bin"))
-    if shutil.which("vibegit", path=minimal):
-        return True, "✔ the project's agent hooks start the vibegit on an agent's PATH"
-    gone = f" ({recorded[0]} cannot import vibegit)" if recorded else ""
-    return False, (
-        f"✘ the project's agent hooks find no vibegit with an agent's PATH{gone}: they do nothing; "
-        "'vibegit install --agent NAME' records this interpreter"
-    )
+def launcher(repo: git.Repo, scope: str) -> tuple[bool, str]:
+    """Whether the launcher of ``scope``'s entries starts vibegit: there,
+    vibegit's, as install writes it, and its interpreter imports vibegit."""
+    place = launcher_place(repo, scope)
+    shown = _shown(repo, place)
+    again = "'vibegit install --agent NAME" + ("" if scope == "project" else f" --scope {scope}") + "' writes it again"
+    try:
+        found = fs.lstat(place.root, place.rel)
+        data = fs.read(place.root, place.rel, MAX_INPUT) if found is not None and stat.S_ISREG(found.st_mode) else None
+    except BadInput as err:
+        return False, f"✘ the launcher {shown}: {err}"
+    if found is None:
+        return False, f"✘ the launcher {shown} is missing, so the agents' hooks do nothing; {again}"
+    text = (data or b"").decode("utf-8", errors="replace")
+    python = agents.launcher_python(text)
+    if python is None:
+        return (
+            False,
+            f"✘ {shown} is not vibegit's launcher, so the agents' hooks do nothing; move it away, then {again[1:]}",
+        )
+    if text != agents.launcher(python) or not found.st_mode & 0o111:
+        return False, f"✘ the launcher {shown} is not as install writes it (edited, or older); {again}"
+    if not _imports_vibegit(python):
+        return (
+            False,
+            f"✘ the launcher {shown} starts {python}, which cannot import vibegit: the hooks do nothing; {again}",
+        )
+    return True, f"✔ the agents' hooks start vibegit through {shown} with {python}"
 
 
 def _imports_vibegit(python: str) -> bool:
+    """Whether ``python`` imports vibegit as the launcher runs it (no PYTHON*, not from the current directory)."""
+    import subprocess  # here: doctor and --check only
+
     if not os.path.isabs(python) or not os.access(python, os.X_OK):
         return False
     try:
         probe = subprocess.run(
-            [python, "-c", "import vibegit.main"], capture_output=True, timeout=30, stdin=subprocess.DEVNULL
+            [python, "-E", "-c", "import sys; sys.path[:] = [x for x in sys.path if x]; import vibegit.main"],
+            capture_output=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+            cwd=os.path.abspath(os.sep),
         )
     except (OSError, subprocess.SubprocessError):
         return False
