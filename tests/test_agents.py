@@ -284,7 +284,11 @@ def test_install_into_realistic_files_of_all_four_agents_and_back(repo: Path, vg
     assert 'prompt = """' in (repo / ".gemini/commands/vibe-pause.toml").read_text()
     assert (repo / ".cursor/commands/vibe-state.md").read_text().count("vibegit status") == 1
     names = {p.stem for p in (repo / ".claude/commands").iterdir()}
-    assert names == {"vibe-pause", "vibe-resume", "vibe-abort", "vibe-state", "vibe-unlock", "vibe-checkpoint"}
+    seeds = {"vibe-pause", "vibe-resume", "vibe-state", "vibe-checkpoint", "vibe-code", "vibe-start"}
+    assert names == seeds | {"vibe-abort", "vibe-unlock"}
+    assert {p.parent.name for p in (repo / ".agents/skills").glob("*/SKILL.md")} == seeds  # Codex: $vibe-code GOAL
+    code = (repo / ".claude/commands/vibe-code.md").read_text()
+    assert "argument-hint: GOAL" in code and "Bash(vibegit start *)" in code and "complete" not in code.split("---")[1]
     agents_md = (repo / "AGENTS.md").read_text()
     assert agents_md.startswith(REALISTIC["AGENTS.md"]) and agents.BEGIN in agents_md and agents.END in agents_md
     for mcp in (".mcp.json", ".cursor/mcp.json"):
@@ -633,7 +637,7 @@ def test_a_long_or_odd_session_id_is_not_recorded(repo: Path, vg: VG) -> None:
 
 def test_agent_instructions(vg: VG) -> None:
     en = vg("agent-instructions")
-    assert en.code == 0 and "vibegit task done" in en.out and "`vibegit complete` in their own terminal" in en.out
+    assert en.code == 0 and "vibegit task done" in en.out and "in their own terminal (`vibegit complete`)" in en.out
     zh = vg("agent-instructions", "--lang", "zh")
     assert zh.code == 0 and "工作流状态" in zh.out and "寸止" in zh.out
     assert vg("agent-instructions", "--lang", "fr").code == 2
@@ -984,3 +988,56 @@ def test_cursor_with_both_installed_gets_one_report_and_one_question(repo: Path,
         for a, e, c in (("cursor", "beforeShellExecution", "vibegit abort"), ("claude", "PreToolUse", "vibegit abort"))
     ]
     assert asks == ["ask", None]
+
+
+def test_a_command_file_of_the_users_own_is_left_alone_and_never_fails_the_checks(repo: Path, vg: VG) -> None:
+    mine = repo / ".claude/commands/vibe-state.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("Show me `git status` and the open PRs.\n")
+    installed = vg("install", "--agent", "claude")
+    assert installed.code == 0 and installed.out.count("vibe-state.md is not vibegit's") == 1
+    assert mine.read_text() == "Show me `git status` and the open PRs.\n"
+    check = vg("install", "--check", "--agent", "claude")
+    assert check.code == 0 and "/vibe-state yours (left alone)" in check.out, check.out
+    assert vg("doctor").code == 0
+    assert vg("uninstall", "--agent", "claude").code == 0 and mine.read_text().startswith("Show me")
+
+
+@pytest.mark.parametrize("agent", list(PRE_TOOL))
+def test_the_seed_lifecycle_from_vibe_code_to_the_persons_yes(
+    repo: Path, vg: VG, agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What /vibe-code makes the agent do, in the agent's shell, with every
+    installed hook fed what the agent sends, until the person says yes."""
+    assert vg("install", "--agent", agent).code == 0
+    spec = agents.SPECS[agent]
+    start = next(c for c in agents.SLASH_COMMANDS if c.name == "vibe-code")
+    assert "vibegit start vibe-code --goal" in agents.command_file(spec, start)
+    event, pre_tool, marker = PRE_TOOL[agent]
+    stop_event, stop_payload = STOP[agent]
+    monkeypatch.setenv(marker, "1")
+
+    def stop() -> str | None:
+        return continued(
+            agent, run_installed(repo, installed_command(repo, agent, stop_event), stop_payload(repo)).stdout
+        )
+
+    assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+    assert "vibegit task add" in (stop() or "")  # no plan yet: make one
+    for step in (("task", "add", "T-001", "Data model"), ("task", "add", "T-002", "Login API"), ("phase", "E")):
+        assert vg(*step).code == 0
+    for task in ("T-001", "T-002"):
+        assert vg("task", "start", task).code == 0
+        assert f"{task}" in (stop() or "")
+        assert vg("task", "done", task).code == 0
+    assert vg("phase", "R2").code == 0
+    asking = stop()
+    assert asking and "ask them to confirm completion" in asking
+    refused = vg("complete", "--yes")  # the agent cannot say yes itself
+    assert refused.code == 1 and "ask them to run 'vibegit complete" in refused.err
+    command = installed_command(repo, agent, event)
+    out = run_installed(repo, command, pre_tool(repo, "vibegit complete")).stdout
+    assert permission(agent, out) == "ask"  # the agent's own prompt asks the person
+    assert vg("complete").code == 0  # they allowed it
+    assert f"{spec.label}'s permission prompt" in confirmation(repo)
+    assert stop() is None

@@ -89,6 +89,8 @@ def describe(status: agentfiles.Status) -> str:
     current, total = status.commands
     if total:
         parts.append(t("install.commands", current=current, total=total))
+    if status.yours:
+        parts.append(t("install.commands_yours", names=", ".join(status.yours)))
     if status.block:
         parts.append(t("install.block", state=status.block))
     if status.server:

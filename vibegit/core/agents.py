@@ -204,7 +204,7 @@ class Agent:
     settings: dict[str, str]  # scope -> the settings file (project and local: under the top directory; user: home)
     instructions: dict[str, str]  # scope -> the markdown file with vibegit's block
     commands: dict[str, str]  # scope -> the directory of custom commands
-    command_ext: str  # "md" or "toml"
+    command_ext: str  # "md", "toml", or "skill" (a directory with SKILL.md)
     mcp: dict[str, str]  # scope -> the file that registers MCP servers
     comments: bool = False  # its settings may hold // and /* */ comments
     note: str = ""
@@ -271,8 +271,8 @@ SPECS = {
         (Hook("SessionStart", "session-start", "startup|resume|clear|compact"), Hook("Stop", "stop")),
         {"project": ".codex/hooks.json", "user": ".codex/hooks.json"},
         {"project": "AGENTS.md", "user": ".codex/AGENTS.md"},
-        {},
-        "",
+        {"project": ".agents/skills", "user": ".agents/skills"},
+        "skill",
         {"project": ".codex/config.toml", "user": ".codex/config.toml"},
         note="Codex runs project hooks once you trust them (it asks on the next start, or /hooks)",
     ),
@@ -332,70 +332,135 @@ class SlashCommand:
     name: str
     description: str
     prompt: str  # {args} stands for what the user typed after the command
-    user_only: bool = False  # only the user may run it (Claude: never the model on its own)
+    user_only: bool = False  # only the user may run it (Claude: never the model on its own; no Codex skill)
+    runs: tuple[str, ...] = ()  # the vibegit commands it runs: Claude Code pre-approves exactly these
+    hint: str = ""  # what the user types after it
 
+
+# Where `vibegit` is not on the agent's PATH (a desktop app), the launcher the hooks use.
+LAUNCHER_HINT = (
+    'Where `vibegit` is not found, run it as `"$(git rev-parse --git-common-dir)/vibegit/bin/vibegit"` '
+    "(the launcher the hooks use)."
+)
+_WORK = (
+    "Then work through it as the workflow protocol (in AGENTS.md, CLAUDE.md or GEMINI.md) says: the phases "
+    'R1, I, P, E, R2 (`vibegit phase P` as you move on), the plan as tasks (`vibegit task add T-001 "..."`), '
+    "each task started and done (`vibegit task start T-001`, `vibegit task done T-001`), progress and checkpoints "
+    "recorded as you go, remembered rules obeyed. When every task is done, show me the result and ask me to "
+    "confirm completion: only I decide it."
+)
+_RECORDING = ("start", "phase", "task", "context", "checkpoint", "status", "memory")
 
 SLASH_COMMANDS = (
+    SlashCommand(
+        "vibe-code",
+        "Start a vibegit workflow (vibe-code) with these words as its goal",
+        'Start a workflow for my goal below: run `vibegit start vibe-code --goal "<my goal, word for word>"` '
+        "(if it refuses because a workflow already runs here, show me its message and ask what to do). "
+        + _WORK
+        + "\n\nMy goal: {args}",
+        runs=_RECORDING,
+        hint="GOAL",
+    ),
+    SlashCommand(
+        "vibe-start",
+        "Start a vibegit workflow: its name, then its goal",
+        "Start a workflow: the first word below is its name, the rest its goal; run "
+        '`vibegit start NAME --goal "<the goal, word for word>"` (if it refuses, show me its message and ask what '
+        "to do). " + _WORK + "\n\nName and goal: {args}",
+        runs=_RECORDING,
+        hint="NAME GOAL",
+    ),
     SlashCommand(
         "vibe-state",
         "Show the vibegit workflow state (the recovery report)",
         "Run `vibegit status` in the terminal and show me the recovery report it prints: the workflow of this "
         "worktree's branch (`vibegit list` shows the others). Then wait for my answer.",
+        runs=("status", "list"),
     ),
     SlashCommand(
         "vibe-pause",
         "Pause the vibegit workflow here, with a checkpoint",
         'Pause the workflow: run `vibegit pause --action "<one line: what you were in the middle of>"` '
         "(it records a checkpoint and releases the lock), show me its output, and stop working on the workflow. {args}",
+        runs=("pause",),
     ),
     SlashCommand(
         "vibe-resume",
         "Resume the vibegit workflow of this worktree",
         "Resume the workflow: run `vibegit resume`, read the report it prints, and continue from its next step, "
         "obeying the remembered rules. {args}",
+        runs=("resume",),
     ),
     SlashCommand(
         "vibe-checkpoint",
         "Record a vibegit checkpoint (file:line and what you are doing)",
         'Record a checkpoint: run `vibegit checkpoint --file PATH --line N --action "<what you are doing>"` with '
         "the file and line you are working on, and show me its output. {args}",
+        runs=("checkpoint",),
     ),
     SlashCommand(
         "vibe-abort",
         "Abort the vibegit workflow (its progress is kept)",
         "I want to abort the workflow. If the vibegit MCP server's `abort` tool is available, call it (it asks me "
-        "to confirm); otherwise tell me to run `vibegit abort` in my own terminal. Then go back to plain "
-        "conversation. {args}",
+        "to confirm); otherwise run `vibegit abort` (your permission prompt asks me) or, if your permission prompt "
+        "cannot ask me, tell me to run `vibegit abort` in my own terminal. Then go back to plain conversation. {args}",
         user_only=True,
     ),
     SlashCommand(
         "vibe-unlock",
         "Release the vibegit workflow lock at once, ending the workflow",
         "I want to release the workflow lock. If the vibegit MCP server's `unlock` tool is available, call it "
-        "(it asks me to confirm); otherwise tell me to run `vibegit unlock` in my own terminal. Then go back to "
+        "(it asks me to confirm); otherwise run `vibegit unlock` (your permission prompt asks me) or, if your "
+        "permission prompt cannot ask me, tell me to run `vibegit unlock` in my own terminal. Then go back to "
         "plain conversation. {args}",
         user_only=True,
     ),
 )
 
 
+def commands_for(agent: Agent) -> tuple[SlashCommand, ...]:
+    """The seed's commands ``agent`` gets (Codex skills: not the user-only ones, a model may start a skill)."""
+    if agent.command_ext == "skill":
+        return tuple(c for c in SLASH_COMMANDS if not c.user_only)
+    return SLASH_COMMANDS
+
+
+def command_path(agent: Agent, scope: str, cmd: SlashCommand) -> str:
+    """Where ``cmd`` goes for ``agent`` in ``scope`` (Codex: a skill's directory)."""
+    folder = agent.commands[scope]
+    if agent.command_ext == "skill":
+        return f"{folder}/{cmd.name}/SKILL.md"
+    return f"{folder}/{cmd.name}.{agent.command_ext}"
+
+
 def command_file(agent: Agent, cmd: SlashCommand) -> str:
-    """The file that makes ``/NAME`` a custom command of ``agent``."""
+    """The file that makes ``/NAME`` a custom command of ``agent`` (Codex: the skill ``$NAME``)."""
+    prompt = f"{cmd.prompt}\n\n{LAUNCHER_HINT}"
     if agent.command_ext == "toml":  # Gemini CLI: {{args}} is what the user typed
-        prompt = cmd.prompt.replace("{args}", "{{args}}").strip()
+        prompt = prompt.replace("{args}", "{{args}}").strip()
         return (
             f"# {MARK}: 'vibegit uninstall --agent {agent.name}' removes this file\n"
             f"description = {_toml_string(cmd.description)}\n"
             f'prompt = """\n{prompt}\n"""\n'
         )
+    if agent.command_ext == "skill":  # Codex: what the user wrote after $NAME is in the same message
+        body = prompt.replace(" {args}", "").replace("{args}", f"(what I wrote after ${cmd.name})").strip()
+        lines = ["---", f"name: {cmd.name}", f"# {MARK}: 'vibegit uninstall --agent codex' removes this skill"]
+        return "\n".join([*lines, f"description: {cmd.description}", "---", "", body, ""])
     if agent.name == "claude":  # front matter, $ARGUMENTS; the user-only ones the model never runs by itself
-        prompt = cmd.prompt.replace("{args}", "$ARGUMENTS").strip()
+        prompt = prompt.replace("{args}", "$ARGUMENTS").strip()
         lines = ["---", f"# {MARK}: 'vibegit uninstall --agent claude' removes this file"]
-        lines += [f"description: {cmd.description}", "allowed-tools: Bash(vibegit *)"]
+        lines.append(f"description: {cmd.description}")
+        if cmd.hint:
+            lines.append(f"argument-hint: {cmd.hint}")
+        if cmd.runs:
+            allowed = (f"Bash(vibegit {verb})" + f", Bash(vibegit {verb} *)" for verb in cmd.runs)
+            lines.append(f"allowed-tools: {', '.join(allowed)}")
         if cmd.user_only:
             lines.append("disable-model-invocation: true")
         return "\n".join([*lines, "---", "", prompt, ""])
-    prompt = cmd.prompt.replace(" {args}", "").strip()  # Cursor: what the user typed follows the prompt
+    prompt = prompt.replace(" {args}", "").replace("{args}", "(what I typed after the command)").strip()
     return f"<!-- {MARK}: 'vibegit uninstall --agent {agent.name}' removes this file -->\n{prompt}\n"
 
 

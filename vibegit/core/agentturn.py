@@ -73,6 +73,11 @@ def stop_decision(state: State, p: Payload, elsewhere: str | None) -> str | None
     return stop_reason(state)
 
 
+def with_runner(text: str, runner: str | None) -> str:
+    """``text`` saying how to run vibegit where it is not on the PATH (``runner``: the launcher)."""
+    return text if runner is None else f"{text} (Run vibegit as `{clean(runner)}`: it is not on this PATH.)"
+
+
 def continue_output(p: Payload, reason: str) -> str:
     """The JSON that makes ``p.agent`` go on with ``reason``."""
     if p.agent == "cursor":

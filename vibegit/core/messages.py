@@ -827,6 +827,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.update_how": ("  run '{command}' to bring it up to date", "  执行 '{command}' 更新到最新"),
     "install.hooks_in": ("hooks in {where}: {hooks}", "{where} 中的钩子：{hooks}"),
     "install.commands": ("/vibe-* commands {current}/{total} current", "/vibe-* 命令 {current}/{total} 为最新"),
+    "install.commands_yours": ("{names} yours (left alone)", "{names} 是你自己的（保持不动）"),
     "install.block": ("protocol block {state}", "协议块 {state}"),
     "install.server": ("MCP server {state}", "MCP 服务器 {state}"),
     "install.not_registered": ("not registered", "未注册"),
@@ -922,6 +923,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
         "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）："
         "由用户自己执行 `vibegit complete`，或回答 MCP `complete` 工具的提问。",
+    ),
+    "agent.runner": (
+        "`vibegit` is not on this PATH: run it as {runner}.",
+        "此 PATH 中没有 `vibegit`：请用 {runner} 运行。",
     ),
     "agent.paused": (
         "Paused: ask the user whether to continue (`vibegit resume`).",

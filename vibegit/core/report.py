@@ -294,6 +294,7 @@ def for_agent(
     others: list[Summary] | None = None,
     elsewhere: str | None = None,
     short: bool = False,
+    runner: str | None = None,
 ) -> str:
     """The report an agent's session starts with: what a fresh agent needs
     first (workflow, phase, current task, next step, the checkpoint as the
@@ -302,7 +303,8 @@ def for_agent(
     budget (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder
     counted. ``short``: only the first part, without how to record (the MCP
     server's tools carry that). A session that does not hold the workflow
-    (``elsewhere``) is not told how to record."""
+    (``elsewhere``) is not told how to record. ``runner``: the launcher to
+    run vibegit with, where it is not on the agent's PATH."""
 
     def say(key: str, **params: object) -> str:
         return t(f"report.{key}", lang, **params)
@@ -344,6 +346,8 @@ def for_agent(
         lines += ["", agent("short")]
     elif not elsewhere:
         lines += ["", agent("record")]
+        if runner:
+            lines.append(agent("runner", runner=code(runner)))
     if others:
         lines.append(f"- {say('elsewhere')}: {_short(others_line(others))}")
     text = "\n".join(lines)

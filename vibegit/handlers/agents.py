@@ -161,6 +161,19 @@ def _cursor_runs_its_own(argv: list[str], agent: str, data: Any) -> bool:
         return False
 
 
+def _runner(found: Found) -> str | None:
+    """The launcher to name where ``vibegit`` is not on the agent's PATH (a desktop app's); None where it is."""
+    from vibegit.core.agents import LAUNCHER_REL
+    from vibegit.infra import fs
+
+    path = os.environ.get("PATH", "")
+    if any(os.access(os.path.join(d or ".", "vibegit"), os.X_OK) for d in path.split(os.pathsep)):
+        return None
+    if fs.lstat(found.ctx.repo.common_dir, LAUNCHER_REL) is None:
+        return None
+    return str(found.ctx.repo.common_dir / LAUNCHER_REL)
+
+
 def _report(found: Found, short: bool = False) -> str:
     from vibegit.core import report
     from vibegit.infra import snapshot
@@ -170,7 +183,8 @@ def _report(found: Found, short: bool = False) -> str:
     except Exception:
         observed = None
     lang = found.ctx.settings.lang
-    return report.for_agent(found.state, lang, observed, found.others, found.elsewhere, short).rstrip("\n")
+    text = report.for_agent(found.state, lang, observed, found.others, found.elsewhere, short, _runner(found))
+    return text.rstrip("\n")
 
 
 def _emit(text: str) -> None:
@@ -228,6 +242,8 @@ def stop(argv: list[str]) -> int:
 
             approvals.clear(found.ctx.repo, agent)  # the turn ends: what the person allowed has run
         reason = agentturn.stop_decision(found.state, p, found.elsewhere) if found is not None else None
+        if reason is not None and found is not None:
+            reason = agentturn.with_runner(reason, _runner(found))
         if reason is not None:
             out = agentturn.continue_output(p, reason)
     except Exception:

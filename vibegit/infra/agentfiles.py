@@ -218,8 +218,8 @@ def _install_commands(files: Files, agent: Agent, scope: str, report: Report) ->
     if folder is None:
         return []
     written = []
-    for cmd in agents.SLASH_COMMANDS:
-        place = files.place(f"{folder}/{cmd.name}.{agent.command_ext}")
+    for cmd in agents.commands_for(agent):
+        place = files.place(agents.command_path(agent, scope, cmd))
         before = files.edit(place, "command").before
         if before is not None and not agents.is_our_command(before):
             report.notes.append(f"  note: {place.show()} is not vibegit's; left alone (/{cmd.name} stays yours)")
@@ -264,8 +264,8 @@ def plan_uninstall(repo: git.Repo, names: list[str], scope: str) -> tuple[Files,
             done += _uninstall_server(files, agent, files.place(mcp))
         folder = agent.commands.get(scope)
         removed_commands = 0
-        for cmd in agents.SLASH_COMMANDS if folder else ():
-            place = files.place(f"{folder}/{cmd.name}.{agent.command_ext}")
+        for cmd in agents.commands_for(agent) if folder else ():
+            place = files.place(agents.command_path(agent, scope, cmd))
             data = files.edit(place, "command").before
             if data is not None and agents.is_our_command(data):
                 files.set(place, None)
@@ -529,6 +529,7 @@ class Status:
     block: str  # current | outdated | missing | "" (none in this scope)
     server: str  # current | outdated | missing | "" (none in this scope)
     where: str
+    yours: list[str] = field(default_factory=list)  # command files of the same name that are the user's
 
     @property
     def installed(self) -> bool:
@@ -561,11 +562,15 @@ def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
             server = agentsettings.status(mcp_text, agent, place.show(), [], agent.server(python)).get("mcp", "missing")
     current = total = 0
     folder = agent.commands.get(scope)
-    for cmd in agents.SLASH_COMMANDS if folder else ():
+    yours = []
+    for cmd in agents.commands_for(agent) if folder else ():
+        place = files.place(agents.command_path(agent, scope, cmd))
+        data = files.edit(place, "command").before
+        if data is not None and not agents.is_our_command(data):
+            yours.append(f"/{cmd.name}")  # the user's own: left alone, not vibegit's to bring up to date
+            continue
         total += 1
-        current += files.text(
-            files.place(f"{folder}/{cmd.name}.{agent.command_ext}"), "command"
-        ) == agents.command_file(agent, cmd)
+        current += files.text(place, "command") == agents.command_file(agent, cmd)
     block = ""
     if scope in agent.instructions:
         md = files.text(files.place(agent.instructions[scope])) or ""
@@ -577,7 +582,7 @@ def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
             if md[span[0] : span[1]] == agents.block(protocol(lang))
             else "outdated"
         )
-    return Status(agent, scope, found, (current, total), block, server, settings.show())
+    return Status(agent, scope, found, (current, total), block, server, settings.show(), yours)
 
 
 # -- doctor: the agent side ------------------------------------------------------------------
