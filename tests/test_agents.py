@@ -692,10 +692,10 @@ def test_doctor_checks_the_agent_side(repo: Path, vg: VG) -> None:
     (home / ".gemini").mkdir()
     (home / ".gemini/settings.json").write_text('{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n')
     result = vg("doctor")
-    assert result.code == 0, result.out
+    assert result.code == 1, result.out  # hooks that never run are a problem, named with their switch
     assert "✔ Codex (project): vibegit's hooks, commands and protocol are current" in result.out
-    assert "⚠ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
-    assert "⚠ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
+    assert "✘ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
+    assert "✘ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
     assert f"✔ the agents' hooks start vibegit through .git/vibegit/bin/vibegit with {sys.executable}" in result.out
     (home / ".codex/config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
     assert "this project is not trusted" not in vg("doctor").out
@@ -1041,3 +1041,77 @@ def test_the_seed_lifecycle_from_vibe_code_to_the_persons_yes(
     assert vg("complete").code == 0  # they allowed it
     assert f"{spec.label}'s permission prompt" in confirmation(repo)
     assert stop() is None
+
+
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        (".cursor/hooks.json", "{}\n"),
+        (".cursor/hooks.json", '{"hooks": {}}\n'),
+        (".claude/settings.json", '{\n  "hooks": {}\n}\n'),
+        (".claude/settings.json", '{"hooks": {"Stop": []}, "model": "opus"}\n'),
+        (".gemini/settings.json", '// mine\n{"hooks": {}, "hooksConfig": {"enabled": true}}\n'),
+        (".codex/hooks.json", '{"hooks": {}}'),
+    ],
+)
+def test_uninstall_gives_back_the_exact_bytes_of_files_with_empty_keys(repo: Path, vg: VG, rel: str, text: str) -> None:
+    agent = {"cursor": "cursor", "claude": "claude", "gemini": "gemini", "codex": "codex"}[rel.split("/")[0][1:]]
+    (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+    (repo / rel).write_text(text)
+    assert vg("install", "--agent", agent).code == 0
+    if agent == "cursor":
+        assert json.loads((repo / rel).read_text())["version"] == 1  # Cursor reads no hooks.json without it
+    assert vg("uninstall", "--agent", agent).code == 0
+    assert (repo / rel).read_text() == text
+
+
+def test_install_check_and_doctor_name_every_switch_that_turns_the_hooks_off(repo: Path, vg: VG) -> None:
+    home = Path(os.environ["HOME"])
+    assert vg("install", "--agent", "claude", "--agent", "codex", "--agent", "gemini").code == 0
+    assert vg("install", "--check").code == 0
+    local = repo / ".claude/settings.local.json"
+    local.write_text('{"disableAllHooks": true}\n')
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text('model = "gpt-5.4"\n\n[features]\ncodex_hooks = false\n')
+    (repo / ".codex/config.toml").write_text('[hooks]\nStop = [{ hooks = [{ type = "command", command = "true" }] }]\n')
+    (repo / ".gemini/settings.json").write_text(
+        (repo / ".gemini/settings.json").read_text().replace("{", '{"hooksConfig": {"enabled": false},', 1)
+    )
+    expected = [
+        "✘ Claude Code: every hook is turned off in .claude/settings.local.json (disableAllHooks: true)",
+        "✘ Codex: hooks are turned off in ~/.codex/config.toml ([features] codex_hooks = false)",
+        "⚠ Codex: hooks stand in both .codex/hooks.json and a [hooks] table in .codex/config.toml",
+        "✘ Gemini CLI: hooks are turned off in .gemini/settings.json (hooksConfig.enabled: false)",
+    ]
+    again = ("install", "--agent", "claude", "--agent", "codex", "--agent", "gemini")
+    for result in (vg("install", "--check"), vg("doctor"), vg(*again)):
+        for line in expected:
+            assert line in result.out, (line, result.out)
+    assert vg("install", "--check").code == 1 and vg("doctor").code == 1
+    (home / ".codex/config.toml").write_text("model = \n")  # not TOML: named, never a traceback
+    broken = vg("doctor")
+    assert "✘ Codex: ~/.codex/config.toml: .codex/config.toml: not valid TOML" in broken.out, broken.out
+
+
+def test_a_committed_claude_md_link_to_agents_md_gets_the_block_in_agents_md(
+    repo: Path, vg: VG, tmp_path: Path
+) -> None:
+    (repo / "AGENTS.md").write_text(REALISTIC["AGENTS.md"])
+    (repo / "CLAUDE.md").symlink_to("AGENTS.md")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one instructions file for every agent")
+    assert vg("install", "--agent", "claude", "--agent", "codex").code == 0
+    assert (repo / "CLAUDE.md").is_symlink() and (repo / "AGENTS.md").read_text().count(agents.BEGIN) == 1
+    assert vg("install", "--check").code == 0
+    assert vg("uninstall", "--agent", "claude").code == 0
+    assert agents.BEGIN in (repo / "AGENTS.md").read_text()  # Codex still reads it
+    assert vg("uninstall", "--agent", "codex").code == 0
+    assert (repo / "AGENTS.md").read_text() == REALISTIC["AGENTS.md"] and (repo / "CLAUDE.md").is_symlink()
+
+    outside = tmp_path / "notes.md"
+    outside.write_text("mine\n")
+    (repo / "CLAUDE.md").unlink()
+    (repo / "CLAUDE.md").symlink_to(outside)
+    result = vg("install", "--agent", "claude")
+    assert result.code == 0 and "the protocol block is not written through it" in result.out
+    assert outside.read_text() == "mine\n" and (repo / ".claude/settings.json").is_file()  # hooks either way

@@ -68,6 +68,9 @@ def check_agents(names: list[str] | None, scope: str, mcp: bool) -> int:
             continue
         any_installed = True
         app.say(t("install.status", agent=agent.label, scope=scope, status=describe(status)))
+        for line in agentfiles.warnings(ctx.repo, agent, scope):
+            app.say(f"  {line}")
+            code = REFUSED if line.startswith("✘") else code
         if not status.current(mcp):
             command = f"vibegit install --agent {agent.name}{_scope_arg(scope)}{' --mcp' if mcp else ''}"
             app.say(t("install.update_how", command=command))

@@ -274,7 +274,6 @@ SPECS = {
         {"project": ".agents/skills", "user": ".agents/skills"},
         "skill",
         {"project": ".codex/config.toml", "user": ".codex/config.toml"},
-        note="Codex runs project hooks once you trust them (it asks on the next start, or /hooks)",
     ),
     "cursor": Agent(
         "cursor",
@@ -285,7 +284,6 @@ SPECS = {
         {"project": ".cursor/commands", "user": ".cursor/commands"},
         "md",
         {"project": ".cursor/mcp.json", "user": ".cursor/mcp.json"},
-        note="Cursor runs project hooks in a trusted workspace (Cursor 1.7 or newer)",
     ),
     "gemini": Agent(
         "gemini",
@@ -534,6 +532,3 @@ def codex_server_block(user_launcher: str | None) -> str:
     cmd = argv(user_launcher, "mcp")
     args = ", ".join(_toml_string(a) for a in cmd[1:])
     return f'[mcp_servers.{SERVER}]\ncommand = "{cmd[0]}"\nargs = [{args}]\nstartup_timeout_sec = 30\n'
-
-
-FOREIGN_TOML_SERVER = re.compile(r'^\s*\[\s*mcp_servers\s*\.\s*"?' + SERVER + r'"?\s*\]', re.M)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 import stat
 import sys
 from pathlib import Path
@@ -160,14 +159,15 @@ def plan_install(repo: git.Repo, names: list[str], scope: str, mcp: bool, lang: 
         if mcp and not server_here:
             done += _install_server(files, agent, scope, python, report)
         done += _install_commands(files, agent, scope, report)
-        done += _install_block(files, agent, scope, lang)
+        done += _install_block(files, agent, scope, lang, report)
         if files.launcher is None:
             _plan_launcher(files)
         if done:
             report.lines += [f"✔ {agent.label}: {what}" for what in done]
             if agent.note:
                 report.notes.append(f"  note: {agent.note}")
-        else:
+        report.notes += [f"  {line}" for line in warnings(repo, agent, scope)]
+        if not done:
             report.lines.append(f"{agent.label}: already installed ({settings.show()}), unchanged")
     return files, report
 
@@ -201,7 +201,8 @@ def _install_server(files: Files, agent: Agent, scope: str, python: str | None, 
         before = files.text(place)
         text = before or ""
         outside = agents.without_block(text, agents.TOML_BEGIN, agents.TOML_END)
-        if agents.FOREIGN_TOML_SERVER.search(text if outside is None else outside):
+        servers = parse_toml(text if outside is None else outside, place.show()).get("mcp_servers")
+        if isinstance(servers, dict) and agents.SERVER in servers:
             raise BadInput(f"{place.show()}: [mcp_servers.{agents.SERVER}] is there and not vibegit's; rename it first")
         after = agents.with_block(text, agents.codex_server_block(python), agents.TOML_BEGIN, agents.TOML_END)
     else:
@@ -231,11 +232,36 @@ def _install_commands(files: Files, agent: Agent, scope: str, report: Report) ->
     return [f"{_and(written)} in {folder}/"] if written else []
 
 
-def _install_block(files: Files, agent: Agent, scope: str, lang: str) -> list[str]:
+def _instructions(files: Files, rel: str) -> tuple[Place | None, str]:
+    """Where the block goes for the instructions file ``rel``: the file, or the
+    file a link there points to inside the same root (a committed ``CLAUDE.md
+    -> AGENTS.md``); None, and why, for a link that leads anywhere else."""
+    place = files.place(rel)
+    found = fs.lstat(place.root, place.rel)  # a link on the way is refused here
+    if found is None or not stat.S_ISLNK(found.st_mode):
+        return place, ""
+    target = os.readlink(place.root / place.rel)
+    joined = os.path.normpath(os.path.join(os.path.dirname(rel), target))
+    inside = fs.relative(Path(target), place.root) if os.path.isabs(target) else joined
+    if inside and not inside.startswith(".."):
+        there = fs.lstat(place.root, inside)
+        if there is not None and stat.S_ISREG(there.st_mode):
+            return files.place(inside), ""
+    return (
+        None,
+        f"  note: {place.show()} links to {target!r:.80}, not to a file here; the protocol block is not written through it ('vibegit agent-instructions' prints it)",
+    )
+
+
+def _install_block(files: Files, agent: Agent, scope: str, lang: str, report: Report) -> list[str]:
     rel = agent.instructions.get(scope)
     if rel is None:
         return []
-    place = files.place(rel)
+    place, why = _instructions(files, rel)
+    if place is None:
+        if why not in report.notes:
+            report.notes.append(why)
+        return []
     before = files.text(place)
     after = agents.with_block(before or "", protocol(lang))
     if after == before:
@@ -273,13 +299,13 @@ def plan_uninstall(repo: git.Repo, names: list[str], scope: str) -> tuple[Files,
         if removed_commands:
             done.append(f"removed the /vibe-* commands from {folder}/")
         rel = agent.instructions.get(scope)
-        if rel is not None and not _shared_and_kept(files, agent, scope, rel, leaving):
-            place = files.place(rel)
-            text = files.text(place)
+        md = _instructions(files, rel)[0] if rel is not None else None
+        if md is not None and not _shared_and_kept(files, agent, scope, md.rel, leaving):
+            text = files.text(md)
             stripped = agents.without_block(text) if text is not None else None
             if stripped is not None:
-                files.set(place, stripped)
-                done.append(f"removed vibegit's block from {place.show()}")
+                files.set(md, stripped)
+                done.append(f"removed vibegit's block from {md.show()}")
         report.lines += [f"✔ {agent.label}: {what}" for what in done] or [
             f"{agent.label}: nothing of vibegit's to remove ({settings.show()})"
         ]
@@ -307,7 +333,9 @@ def _uninstall_server(files: Files, agent: Agent, place: Place) -> list[str]:
 def _shared_and_kept(files: Files, agent: Agent, scope: str, rel: str, leaving: list[Agent]) -> bool:
     """Another agent reads the same instructions file and keeps vibegit's hooks (AGENTS.md: Codex and Cursor)."""
     for other in agents.SPECS.values():
-        if other in leaving or other.instructions.get(scope) != rel or scope not in other.settings:
+        theirs = other.instructions.get(scope)
+        where = _instructions(files, theirs)[0] if theirs is not None else None
+        if other in leaving or where is None or where.rel != rel or scope not in other.settings:
             continue
         text = files.text(files.place(other.settings[scope]), "json", other.comments)
         if text and agentsettings.strip(text, other, other.settings[scope], server=False)[1]:
@@ -385,9 +413,8 @@ def _as_found(edit: Edit, saved: dict[str, Any] | None) -> bytes | None:
         left = _value(after, edit.comments)
         if original is None:
             return None if left in ({}, {"version": 1}) else after
-        before = _value(edit.before or b"", edit.comments)
-        candidates = [*agentsettings.stripped_values(before), left]
-        return original if _value(original, edit.comments) in candidates else after
+        settled = agentsettings.settled
+        return original if settled(_value(original, edit.comments)) == settled(left) else after
     if original is None:
         return None if not after.strip() else after
     return original if after.rstrip(b"\n") == original.rstrip(b"\n") else after
@@ -572,8 +599,9 @@ def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
         total += 1
         current += files.text(place, "command") == agents.command_file(agent, cmd)
     block = ""
-    if scope in agent.instructions:
-        md = files.text(files.place(agent.instructions[scope])) or ""
+    place_md = _instructions(files, agent.instructions[scope])[0] if scope in agent.instructions else None
+    if place_md is not None:
+        md = files.text(place_md) or ""
         span = agents.find_block(md)
         block = (
             "missing"
@@ -586,8 +614,6 @@ def check(repo: git.Repo, agent: Agent, scope: str, lang: str) -> Status:
 
 
 # -- doctor: the agent side ------------------------------------------------------------------
-
-_CODEX_HOOKS_OFF = re.compile(r"^\s*(?:codex_)?hooks\s*=\s*false\b", re.M)
 
 
 def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
@@ -618,7 +644,9 @@ def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
                     f"'vibegit install --agent {agent.name}{where}' brings them up to date"
                 )
                 bad = True
-            lines += _agent_notes(repo, agent, scope)
+            said = warnings(repo, agent, scope)
+            lines += said
+            bad = bad or any(line.startswith("✘") for line in said)
     for scope in scopes:
         ok, line = launcher(repo, scope)
         lines.append(line)
@@ -675,43 +703,101 @@ def _imports_vibegit(python: str) -> bool:
     return probe.returncode == 0
 
 
-def _agent_notes(repo: git.Repo, agent: Agent, scope: str) -> list[str]:
-    """What the agent itself must allow: Codex's project trust and hooks
-    feature, Gemini's hooks switch, Cursor's version."""
-    if agent.name == "codex":
-        try:
-            text = (fs.read(home(), ".codex/config.toml", MAX_INPUT) or b"").decode("utf-8", errors="replace")
-        except BadInput:
-            text = ""
-        notes = []
-        if _CODEX_HOOKS_OFF.search(text):
-            notes.append("⚠ Codex: hooks are turned off in ~/.codex/config.toml ([features] hooks = false)")
-        if scope == "project":
-            table = re.compile(r"^\s*\[\s*projects\s*\.\s*\"" + re.escape(str(repo.toplevel)) + r"\"\s*\]", re.M)
-            found = table.search(text)
-            rest = text[found.end() :].split("\n[", 1)[0] if found else ""
-            if not re.search(r"^\s*trust_level\s*=\s*\"trusted\"", rest, re.M):
-                notes.append(
-                    "⚠ Codex: this project is not trusted in ~/.codex/config.toml, so Codex skips .codex/hooks.json; "
-                    "start Codex here and trust it, then review the hooks in /hooks"
-                )
-            else:
-                notes.append("⚠ Codex: review vibegit's hooks once in /hooks (Codex runs a changed hook only then)")
-        return notes
-    if agent.name == "gemini":
-        for root, rel, shown in (
-            (repo.toplevel, agent.settings["project"], agent.settings["project"]),
-            (home(), ".gemini/settings.json", "~/.gemini/settings.json"),
-        ):
-            try:
-                raw = fs.read(root, rel, MAX_INPUT)
-                value = jsonc.parse(raw.decode("utf-8"), comments=True).value if raw else {}
-            except (BadInput, ValueError, UnicodeDecodeError):
-                continue
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML's tables; bad TOML is bad input naming the file and line (tomllib; tomli on Python 3.10)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise BadInput(f"{where}: not valid TOML: {err}") from None
+
+
+def read_toml(root: Path, rel: str) -> dict[str, Any] | None:
+    """A TOML file's tables (None: no such file)."""
+    raw = fs.read(root, rel, MAX_INPUT)
+    if raw is None:
+        return None
+    try:
+        return parse_toml(raw.decode("utf-8"), rel)
+    except UnicodeDecodeError:
+        raise BadInput(f"{rel}: not valid UTF-8") from None
+
+
+def _json_value(root: Path, rel: str, comments: bool) -> Any:
+    try:
+        raw = fs.read(root, rel, MAX_INPUT)
+        return jsonc.parse(raw.decode("utf-8"), comments=comments).value if raw and raw.strip() else None
+    except (BadInput, ValueError, UnicodeDecodeError):
+        return None
+
+
+def warnings(repo: git.Repo, agent: Agent, scope: str) -> list[str]:
+    """What keeps the agent from running vibegit's hooks (✘: a switch that
+    turns them off, named with its file) and what it asks of the user first
+    (⚠: Codex's project trust and review, Cursor's version)."""
+    places = [(repo.toplevel, rel, rel) for s, rel in agent.settings.items() if s != "user"]
+    places.append((home(), agent.settings["user"], f"~/{agent.settings['user']}"))
+    out: list[str] = []
+    if agent.name == "claude":
+        places += [(Path(p).parent, Path(p).name, p) for p in CLAUDE_MANAGED]
+        for root, rel, shown in places:
+            value = _json_value(root, rel, False)
+            if isinstance(value, dict) and value.get("disableAllHooks") is True:
+                out.append(f"✘ Claude Code: every hook is turned off in {shown} (disableAllHooks: true)")
+    elif agent.name == "gemini":
+        for root, rel, shown in places:
+            value = _json_value(root, rel, True)
             conf = value.get("hooksConfig") if isinstance(value, dict) else None
             if isinstance(conf, dict) and conf.get("enabled") is False:
-                return [f"⚠ Gemini CLI: hooks are turned off in {shown} (hooksConfig.enabled: false)"]
-        return []
-    if agent.name == "cursor":
-        return ["⚠ Cursor: runs these hooks from 1.7 on, in a trusted workspace (Settings → Hooks shows them)"]
-    return []
+                out.append(f"✘ Gemini CLI: hooks are turned off in {shown} (hooksConfig.enabled: false)")
+    elif agent.name == "codex":
+        out += _codex_warnings(repo, scope)
+    elif agent.name == "cursor":
+        out.append("⚠ Cursor: runs these hooks from 1.7 on, in a trusted workspace (Settings → Hooks shows them)")
+    return out
+
+
+CLAUDE_MANAGED = (
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
+)
+
+
+def _codex_warnings(repo: git.Repo, scope: str) -> list[str]:
+    out = []
+    configs = [(repo.toplevel, ".codex", ".codex"), (home(), ".codex", "~/.codex")]
+    user: dict[str, Any] = {}
+    for root, folder, shown in configs:
+        try:
+            data = read_toml(root, f"{folder}/config.toml") or {}
+        except BadInput as err:
+            out.append(f"✘ Codex: {shown}/config.toml: {err}")
+            continue
+        if root == home():
+            user = data
+        features = data.get("features")
+        for key in ("hooks", "codex_hooks"):
+            if isinstance(features, dict) and features.get(key) is False:
+                out.append(f"✘ Codex: hooks are turned off in {shown}/config.toml ([features] {key} = false)")
+        hooks = _json_value(root, f"{folder}/hooks.json", False)
+        if isinstance(data.get("hooks"), dict) and data["hooks"] and isinstance(hooks, dict) and hooks.get("hooks"):
+            out.append(
+                f"⚠ Codex: hooks stand in both {shown}/hooks.json and a [hooks] table in {shown}/config.toml; "
+                "keep them in one place (vibegit's are in hooks.json)"
+            )
+    if scope == "project":
+        projects = user.get("projects")
+        entries = projects if isinstance(projects, dict) else {}
+        mine = entries.get(str(repo.toplevel)) or entries.get(str(repo.toplevel.resolve()))
+        if not (isinstance(mine, dict) and mine.get("trust_level") == "trusted"):
+            out.append(
+                "⚠ Codex: this project is not trusted in ~/.codex/config.toml, so Codex skips .codex/hooks.json; "
+                "start Codex here and trust it, then review the hooks in /hooks"
+            )
+        else:
+            out.append("⚠ Codex: review vibegit's hooks once in /hooks (Codex runs a changed hook only then)")
+    return out
