@@ -146,6 +146,8 @@ def continued(agent: str, out: str) -> str | None:
         return data.get("followup_message")
     if "hookSpecificOutput" in data:
         return str(data["hookSpecificOutput"]["additionalContext"])
+    if not data:
+        return None  # Gemini CLI's "{}"
     assert data["decision"] == "block"
     return str(data["reason"])
 
@@ -1115,3 +1117,75 @@ def test_a_committed_claude_md_link_to_agents_md_gets_the_block_in_agents_md(
     result = vg("install", "--agent", "claude")
     assert result.code == 0 and "the protocol block is not written through it" in result.out
     assert outside.read_text() == "mine\n" and (repo / ".claude/settings.json").is_file()  # hooks either way
+
+
+PAYLOADS: dict[str, Callable[[Path], dict[str, Any]]] = {  # "agent event" -> its documented payload
+    "claude SessionStart": claude_session_start,
+    "claude Stop": claude_stop,
+    "claude PreToolUse": lambda cwd: claude_pre_tool(cwd, "vibegit complete"),
+    "codex SessionStart": codex_session_start,
+    "codex Stop": codex_stop,
+    "cursor sessionStart": cursor_session_start,
+    "cursor stop": cursor_stop,
+    "cursor beforeShellExecution": lambda cwd: cursor_before_shell(cwd, "vibegit complete"),
+    "gemini SessionStart": gemini_session_start,
+    "gemini AfterAgent": gemini_after_agent,
+    "gemini PreCompress": lambda cwd: gemini_event(cwd, "PreCompress", trigger="auto"),
+    "gemini BeforeAgent": lambda cwd: gemini_event(cwd, "BeforeAgent", prompt="go on"),
+    "gemini BeforeTool": lambda cwd: gemini_before_tool(cwd, "vibegit complete"),
+}
+STATES = ("none", "planning", "running", "question", "all done", "paused", "elsewhere", "completed")
+
+
+def into_state(vg: VG, state: str) -> None:
+    if state == "none":
+        return
+    if state == "planning":
+        assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+        return
+    running(vg)
+    steps = {
+        "question": [("context", "--question", "JWT or sessions?")],
+        "all done": [("task", "done", "T-002")],
+        "paused": [("pause", "--action", "the handler")],
+        "completed": [("task", "done", "T-002"), ("complete", "--yes")],
+    }
+    for step in steps.get(state, []):
+        assert vg(*step).code == 0, step
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", ALL)
+def test_every_installed_hook_in_every_state_answers_in_the_agents_shape(repo: Path, vg: VG, agent: str) -> None:
+    """Every hook install writes, fed the agent's documented payload, in every
+    workflow state: exit 0, nothing on stderr, stdout in the shape the agent
+    reads (Gemini and Cursor: JSON always; Claude Code and Codex: context as
+    plain text, decisions as JSON), and the decision the state calls for."""
+    assert vg("install", "--agent", agent).code == 0
+    spec = agents.SPECS[agent]
+    for state in STATES:
+        into_state(vg, state)
+        env = {"VIBEGIT_HOST": "desktop"} if state == "elsewhere" else {}
+        for hook in spec.hooks:
+            payload = PAYLOADS[f"{agent} {hook.event}"](repo)
+            result = run_installed(repo, installed_command(repo, agent, hook.event), payload, env)
+            where = f"{agent} {hook.event} in state {state}"
+            assert result.returncode == 0 and result.stderr == "", (where, result.stderr)
+            out = result.stdout
+            if agent in ("gemini", "cursor") or hook.handler in ("stop", "pre-tool"):
+                assert isinstance(json.loads(out) if out.strip() else {}, dict), where
+                assert agent in ("claude", "codex") or out.strip(), where  # Gemini and Cursor always get JSON
+            else:
+                assert not out.lstrip().startswith("{"), where  # plain context
+            if hook.handler == "stop":
+                keeps_going = continued(agent, out) is not None
+                assert keeps_going == (state in ("planning", "running", "all done")), where
+            if hook.handler == "pre-tool":
+                asked = permission(agent, out) == "ask"
+                assert asked == (state not in ("none", "completed")), where
+            if hook.handler == "session-start":
+                text = context_of(agent, out)
+                assert bool(text) == (state not in ("none", "completed")), where
+        run_installed(repo, installed_command(repo, agent, STOP[agent][0]), STOP[agent][1](repo))  # clears approvals
+        if state not in ("none", "completed"):
+            assert vg("abort", "--yes").code == 0  # the next state starts its own workflow

@@ -90,8 +90,8 @@ def continue_output(p: Payload, reason: str) -> str:
 
 
 def let_stop_output(agent: str) -> str:
-    """What lets ``agent`` end its turn: nothing, or Cursor's empty object."""
-    return "{}" if agent == "cursor" else ""
+    """What lets ``agent`` end its turn: nothing, or an empty object where stdout is always JSON (Cursor, Gemini CLI)."""
+    return "{}" if agent in ("cursor", "gemini") else ""
 
 
 def context_output(agent: str, event: str, text: str) -> str:
