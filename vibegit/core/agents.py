@@ -137,9 +137,9 @@ case "$1 $2" in
 "hook prompt")  # before every prompt (Gemini CLI): only after a compression is there a report to give
   g=$(git -C "${{GEMINI_PROJECT_DIR:-.}}" rev-parse --absolute-git-dir 2>/dev/null) &&
     [ -e "$g/vibegit/compacted-$4" ] || {{ echo '{{}}'; exit 0; }} ;;
-"hook pre-tool")  # before every shell command: only one that names vibegit can be a person's decision
+"hook pre-tool")  # before every shell command: only one naming vibegit and a decision can be the person's
   i=$(cat)
-  case $i in *vibegit*) printf '%s\n' "$i" | run "$@"; exit ;; esac
+  case $i in *vibegit*) case $i in *complete*|*abort*|*unlock*) printf '%s\n' "$i" | run "$@"; exit ;; esac ;; esac
   case $4 in cursor|gemini) echo '{{}}' ;; esac
   exit 0 ;;
 esac
