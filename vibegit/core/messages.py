@@ -827,6 +827,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.update_how": ("  run '{command}' to bring it up to date", "  执行 '{command}' 更新到最新"),
     "install.hooks_in": ("hooks in {where}: {hooks}", "{where} 中的钩子：{hooks}"),
     "install.commands": ("/vibe-* commands {current}/{total} current", "/vibe-* 命令 {current}/{total} 为最新"),
+    "install.launcher_ok": (
+        "the agents' hooks start vibegit through {where} with {python}",
+        "智能体的钩子通过 {where} 用 {python} 启动 vibegit",
+    ),
+    "install.launcher_missing": (
+        "the launcher {where} is missing, so the agents' hooks do nothing; '{again}' writes it again",
+        "启动器 {where} 不存在，智能体的钩子什么也不做；'{again}' 会重新写入",
+    ),
+    "install.launcher_foreign": (
+        "{where} is not vibegit's launcher, so the agents' hooks do nothing; move it away, then '{again}'",
+        "{where} 不是 vibegit 的启动器，智能体的钩子什么也不做；请移走它，然后 '{again}'",
+    ),
+    "install.launcher_outdated": (
+        "the launcher {where} is not as install writes it (edited, or older); '{again}' writes it again",
+        "启动器 {where} 与安装写入的不同（被修改或较旧）；'{again}' 会重新写入",
+    ),
+    "install.launcher_no_vibegit": (
+        "the launcher {where} starts {python}, which cannot import vibegit: the hooks do nothing; '{again}' "
+        "writes it again",
+        "启动器 {where} 启动的 {python} 无法导入 vibegit：钩子什么也不做；'{again}' 会重新写入",
+    ),
     "install.commands_yours": ("{names} yours (left alone)", "{names} 是你自己的（保持不动）"),
     "install.block": ("protocol block {state}", "协议块 {state}"),
     "install.server": ("MCP server {state}", "MCP 服务器 {state}"),

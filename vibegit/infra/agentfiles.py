@@ -657,31 +657,29 @@ def health(repo: git.Repo, lang: str) -> tuple[list[str], bool]:
 def launcher(repo: git.Repo, scope: str) -> tuple[bool, str]:
     """Whether the launcher of ``scope``'s entries starts vibegit: there,
     vibegit's, as install writes it, and its interpreter imports vibegit."""
+    from vibegit.core.messages import t
+
     place = launcher_place(repo, scope)
     shown = _shown(repo, place)
-    again = "'vibegit install --agent NAME" + ("" if scope == "project" else f" --scope {scope}") + "' writes it again"
+    again = "vibegit install --agent NAME" + ("" if scope == "project" else f" --scope {scope}")
     try:
         found = fs.lstat(place.root, place.rel)
         data = fs.read(place.root, place.rel, MAX_INPUT) if found is not None and stat.S_ISREG(found.st_mode) else None
     except BadInput as err:
-        return False, f"✘ the launcher {shown}: {err}"
-    if found is None:
-        return False, f"✘ the launcher {shown} is missing, so the agents' hooks do nothing; {again}"
+        return False, f"✘ {shown}: {err}"
     text = (data or b"").decode("utf-8", errors="replace")
-    python = agents.launcher_python(text)
-    if python is None:
-        return (
-            False,
-            f"✘ {shown} is not vibegit's launcher, so the agents' hooks do nothing; move it away, then {again[1:]}",
-        )
-    if text != agents.launcher(python) or not found.st_mode & 0o111:
-        return False, f"✘ the launcher {shown} is not as install writes it (edited, or older); {again}"
-    if not _imports_vibegit(python):
-        return (
-            False,
-            f"✘ the launcher {shown} starts {python}, which cannot import vibegit: the hooks do nothing; {again}",
-        )
-    return True, f"✔ the agents' hooks start vibegit through {shown} with {python}"
+    python = agents.launcher_python(text) if found is not None else None
+    if found is None:
+        why = t("install.launcher_missing", where=shown, again=again)
+    elif python is None:
+        why = t("install.launcher_foreign", where=shown, again=again)
+    elif text != agents.launcher(python) or not found.st_mode & 0o111:
+        why = t("install.launcher_outdated", where=shown, again=again)
+    elif not _imports_vibegit(python):
+        why = t("install.launcher_no_vibegit", where=shown, python=python, again=again)
+    else:
+        return True, "✔ " + t("install.launcher_ok", where=shown, python=python)
+    return False, f"✘ {why}"
 
 
 def _imports_vibegit(python: str) -> bool:
