@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -155,6 +156,8 @@ def continued(agent: str, out: str) -> str | None:
         return data.get("followup_message")
     if "hookSpecificOutput" in data:
         return str(data["hookSpecificOutput"]["additionalContext"])
+    if not data:
+        return None  # Gemini CLI's "{}"
     assert data["decision"] == "block"
     return str(data["reason"])
 
@@ -285,20 +288,27 @@ def test_install_into_realistic_files_of_all_four_agents_and_back(repo: Path, vg
     ]
     claude = json.loads((repo / ".claude/settings.json").read_text())["hooks"]
     assert claude["SessionStart"][0]["matcher"] == "startup|resume|clear|compact|fork"
-    assert set(json.loads((repo / ".cursor/hooks.json").read_text())["hooks"]) == {"sessionStart", "stop"}
+    cursor_hooks = set(json.loads((repo / ".cursor/hooks.json").read_text())["hooks"])
+    assert cursor_hooks == {"sessionStart", "stop", "beforeShellExecution"}
     assert set(jsonc.parse(gemini, comments=True).value["hooks"]) >= {"SessionStart", "AfterAgent"}
     # the seed's commands, in each agent's own form
     assert "disable-model-invocation: true" in (repo / ".claude/commands/vibe-abort.md").read_text()
     assert 'prompt = """' in (repo / ".gemini/commands/vibe-pause.toml").read_text()
     assert (repo / ".cursor/commands/vibe-state.md").read_text().count("vibegit status") == 1
     names = {p.stem for p in (repo / ".claude/commands").iterdir()}
-    assert names == {"vibe-pause", "vibe-resume", "vibe-abort", "vibe-state", "vibe-unlock", "vibe-checkpoint"}
+    seeds = {"vibe-pause", "vibe-resume", "vibe-state", "vibe-checkpoint", "vibe-code", "vibe-start"}
+    assert names == seeds | {"vibe-abort", "vibe-unlock"}
+    assert {p.parent.name for p in (repo / ".agents/skills").glob("*/SKILL.md")} == seeds  # Codex: $vibe-code GOAL
+    code = (repo / ".claude/commands/vibe-code.md").read_text()
+    assert "argument-hint: GOAL" in code and "Bash(vibegit start *)" in code and "complete" not in code.split("---")[1]
     agents_md = (repo / "AGENTS.md").read_text()
     assert agents_md.startswith(REALISTIC["AGENTS.md"]) and agents.BEGIN in agents_md and agents.END in agents_md
     for mcp in (".mcp.json", ".cursor/mcp.json"):
         assert agents.is_our_server(json.loads((repo / mcp).read_text())["mcpServers"]["vibegit"])
     assert "[mcp_servers.vibegit]" in (repo / ".codex/config.toml").read_text()
-    assert git(repo, "config", "vibegit.python") == sys.executable
+    launcher = repo / ".git" / agents.LAUNCHER_REL
+    assert os.access(launcher, os.X_OK) and agents.launcher_python(launcher.read_text()) == sys.executable
+    assert max(len(installed_command(repo, a, h.event)) for a in ALL for h in agents.SPECS[a].hooks) < 250
 
     again = vg("install", *args, "--mcp")
     assert again.code == 0 and all("already installed" in line for line in again.out.splitlines()[:4])
@@ -309,7 +319,7 @@ def test_install_into_realistic_files_of_all_four_agents_and_back(repo: Path, vg
     for rel, text in REALISTIC.items():
         assert (repo / rel).read_text() == text, rel  # byte for byte
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""  # every file vibegit made is gone
-    assert git(repo, "config", "--get", "vibegit.python", check=False) == ""
+    assert not launcher.exists() and not launcher.parent.exists()
 
 
 def test_install_keeps_other_settings_and_uninstall_restores_the_file(repo: Path, vg: VG) -> None:
@@ -358,14 +368,16 @@ def test_scopes_check_and_links(repo: Path, vg: VG, tmp_path: Path) -> None:
     assert vg("install", "--agent", "claude", "--scope", "local").code == 0
     local = json.loads((repo / ".claude/settings.local.json").read_text())
     command = local["hooks"]["Stop"][0]["hooks"][0]["command"]
-    assert sys.executable in command  # baked in: settings.local.json is not shared
+    assert command == agents.command(None, "hook", "stop", "--agent", "claude")  # the repository's launcher
     assert not (repo / ".claude/settings.json").exists() and "vibegit:begin" in (repo / "CLAUDE.local.md").read_text()
     assert vg("install", "--agent", "codex", "--scope", "local").code == 2  # Codex has no local scope
     home = Path(os.environ["HOME"])
     assert vg("install", "--agent", "gemini", "--scope", "user").code == 0
-    assert agents.ours(json.loads((home / ".gemini/settings.json").read_text())["hooks"]["AfterAgent"][0]["hooks"][0])
+    handler = json.loads((home / ".gemini/settings.json").read_text())["hooks"]["AfterAgent"][0]["hooks"][0]
+    user_launcher = Path(os.environ["XDG_STATE_HOME"]) / "vibegit/bin/vibegit"
+    assert agents.ours(handler) and str(user_launcher) in handler["command"] and os.access(user_launcher, os.X_OK)
     assert vg("uninstall", "--agent", "gemini", "--scope", "user").code == 0
-    assert not (home / ".gemini").exists()
+    assert not (home / ".gemini").exists() and not user_launcher.exists()
 
     assert vg("install", "--agent", "cursor").code == 0
     path = repo / ".cursor/hooks.json"
@@ -405,16 +417,41 @@ def test_the_hook_command_runs_with_a_minimal_path_and_is_silent_for_a_teammate(
     command = installed_command(repo, "claude", "SessionStart")
     result = run_installed(repo, command, claude_session_start(repo))
     assert result.returncode == 0 and "vibe-code" in result.stdout, result.stderr  # no vibegit on PATH
-    git(repo, "config", "--unset", "vibegit.python")  # a teammate's clone: no vibegit at all
+    (repo / "lib").mkdir()
+    stop = installed_command(repo, "claude", "Stop")
+    deeper = subprocess.run(  # the agent's cwd in a subdirectory: the same launcher
+        ["sh", "-c", stop], cwd=repo / "lib", input=json.dumps(claude_stop(repo)), capture_output=True, text=True
+    )
+    assert json.loads(deeper.stdout)["decision"] == "block", deeper.stderr
+    launcher = repo / ".git" / agents.LAUNCHER_REL
+    text = launcher.read_text()
+    launcher.unlink()  # a teammate's clone: no vibegit at all
     for payload in (claude_session_start(repo), claude_stop(repo)):
         quiet = run_installed(repo, command, payload)
         assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
     bare = repo.parent / "python-without-vibegit"  # a Python that cannot import vibegit
     bare.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
     bare.chmod(0o755)
-    git(repo, "config", "vibegit.python", str(bare))
-    quiet = run_installed(repo, command, claude_stop(repo))
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    for python in (str(bare), "/nonexistent/python3"):
+        launcher.write_text(text.replace(shlex.quote(sys.executable), shlex.quote(python)))
+        launcher.chmod(0o755)
+        quiet = run_installed(repo, command, claude_stop(repo))
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+        told = subprocess.run([str(launcher), "status"], cwd=repo, capture_output=True, text=True)
+        assert told.returncode != 0 and "vibegit install --agent NAME" in told.stderr  # a command says why
+
+
+def test_the_launcher_is_isolated_from_the_project_and_pythons_variables(repo: Path, vg: VG, tmp_path: Path) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    for where in (repo / "vibegit", tmp_path / "elsewhere" / "vibegit"):  # a project folder named vibegit
+        where.mkdir(parents=True)
+        (where / "__init__.py").write_text("raise SystemExit('shadowed')\n")
+        (where / "main.py").write_text("raise SystemExit('shadowed')\n")
+    command = installed_command(repo, "claude", "Stop")
+    env = {"PYTHONPATH": str(tmp_path / "elsewhere"), "PYTHONSTARTUP": "/nonexistent", "PYTHONHOME": ""}
+    result = run_installed(repo, command, claude_stop(repo), env)
+    assert json.loads(result.stdout)["decision"] == "block" and "shadowed" not in result.stderr, result.stderr
 
 
 def test_the_hook_command_never_imports_a_vibegit_folder_of_the_project(repo: Path, vg: VG) -> None:
@@ -484,7 +521,13 @@ def test_stop_in_every_state(repo: Path, vg: VG, agent: str) -> None:
         return continued(agent, result.stdout)
 
     assert answer() is None  # no workflow: may stop
+    assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+    planning = answer()  # no task yet: plan them; never "all done"
+    assert planning and "vibegit task add" in planning and "All tasks" not in planning
+    assert vg("abort", "--yes").code == 0
     running(vg)
+    empty = run_installed(repo, command, "")  # no payload at all: no agent sent it, never block
+    assert (empty.returncode, continued(agent, empty.stdout)) == (0, None)
     reason = answer()
     assert reason and "T-002: Login API" in reason and "Next step: Continue T-002" in reason
     guard = cursor_stop(repo, loop_count=1) if agent == "cursor" else {**payload(repo), "stop_hook_active": True}
@@ -518,8 +561,10 @@ def test_claude_stop_uses_the_non_error_channel_when_claude_code_has_it(repo: Pa
     # Cursor runs Claude Code's hooks too: it gets Cursor's answer and Cursor's loop guard
     from_cursor = vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo)))
     assert "followup_message" in json.loads(from_cursor.out)
-    assert vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo, 3))).out == ""
-    assert vg("hook", "stop", "--agent", "cursor", input=json.dumps(cursor_stop(repo, 0, "aborted"))).out == ""
+    let_stop = "{}\n"  # Cursor's shape for "you may stop"
+    assert vg("hook", "stop", "--agent", "claude", input=json.dumps(cursor_stop(repo, 3))).out == let_stop
+    assert vg("hook", "stop", "--agent", "cursor", input=json.dumps(cursor_stop(repo, 0, "aborted"))).out == let_stop
+    assert vg("hook", "stop", "--agent", "cursor", input="").out == let_stop
 
 
 def test_session_start_on_a_machine_that_does_not_hold_the_workflow(repo: Path, vg: VG) -> None:
@@ -575,7 +620,7 @@ def test_stop_does_not_block_an_agent_in_another_worktree(repo: Path, vg: VG, tm
 
 
 def test_agent_hooks_never_crash_the_agent(repo: Path, vg: VG, tmp_path: Path) -> None:
-    for junk in ("", "not json", "[1, 2]", '{"cwd": 12, "session_id": ["x"]}', '{"stop_hook_active": "maybe"}'):
+    for junk in ("", "  \n", "not json", "[1, 2]", '{"cwd": 12, "session_id": ["x"]}', '{"stop_hook_active": "maybe"}'):
         for name in ("session-start", "stop"):
             result = vg("hook", name, "--agent", "claude", input=junk)
             assert (result.code, result.out) == (0, ""), (name, junk)
@@ -620,7 +665,7 @@ def test_a_long_or_odd_session_id_is_not_recorded(repo: Path, vg: VG) -> None:
 
 def test_agent_instructions(vg: VG) -> None:
     en = vg("agent-instructions")
-    assert en.code == 0 and "vibegit task done" in en.out and "`vibegit complete` in their own terminal" in en.out
+    assert en.code == 0 and "vibegit task done" in en.out and "in their own terminal (`vibegit complete`)" in en.out
     zh = vg("agent-instructions", "--lang", "zh")
     assert zh.code == 0 and "工作流状态" in zh.out and "寸止" in zh.out
     assert vg("agent-instructions", "--lang", "fr").code == 2
@@ -631,7 +676,7 @@ def test_cli_install_and_uninstall_agents(repo: Path, vg: VG) -> None:
     before = sorted(p.name for p in hooks.iterdir())
     result = vg("install", "--agent", "claude", "--agent", "gemini")
     assert result.code == 0, result.err
-    assert "✔ Claude Code: SessionStart and Stop hooks in .claude/settings.json" in result.out
+    assert "✔ Claude Code: SessionStart, Stop and PreToolUse hooks in .claude/settings.json" in result.out
     assert (repo / ".gemini" / "settings.json").is_file()
     assert sorted(p.name for p in hooks.iterdir()) == before  # only --agent: the git hooks are left alone
     assert vg("install", "--agent", "claude").out.startswith("Claude Code: already installed")
@@ -675,21 +720,22 @@ def test_doctor_checks_the_agent_side(repo: Path, vg: VG) -> None:
     (home / ".gemini").mkdir()
     (home / ".gemini/settings.json").write_text('{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n')
     result = vg("doctor")
-    assert result.code == 0, result.out
+    assert result.code == 1, result.out  # hooks that never run are a problem, named with their switch
     assert "✔ Codex (project): vibegit's hooks, commands and protocol are current" in result.out
-    assert "⚠ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
-    assert "⚠ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
-    assert f"✔ the project's agent hooks start vibegit with {sys.executable}" in result.out
+    assert "✘ Codex: hooks are turned off" in result.out and "⚠ Codex: this project is not trusted" in result.out
+    assert "✘ Gemini CLI: hooks are turned off in ~/.gemini/settings.json" in result.out
+    assert f"✔ the agents' hooks start vibegit through .git/vibegit/bin/vibegit with {sys.executable}" in result.out
     (home / ".codex/config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
     assert "this project is not trusted" not in vg("doctor").out
 
     path = repo / ".codex/hooks.json"
     path.write_text(path.read_text().replace('"timeout": 30', '"timeout": 5'))
-    git(repo, "config", "vibegit.python", "/nonexistent/python3")
+    launcher = repo / ".git" / agents.LAUNCHER_REL
+    launcher.write_text(agents.launcher("/nonexistent/python3"))
     result = vg("doctor")
     assert result.code == 1
     assert "✘ Codex (project): vibegit's entries are missing or outdated" in result.out
-    assert "✘ the project's agent hooks find no vibegit with an agent's PATH (/nonexistent/python3" in result.out
+    assert "✘ the launcher .git/vibegit/bin/vibegit starts /nonexistent/python3, which cannot import" in result.out
 
 
 def test_after_a_takeover_on_another_machine_the_hooks_step_aside(tmp_path: Path, m: Machines) -> None:
@@ -758,3 +804,415 @@ def test_cursor_running_claudes_hooks_gets_cursors_shape(repo: Path, vg: VG) -> 
     out = vg("hook", "session-start", "--agent", "claude", input=json.dumps(cursor_session_start(repo))).out
     assert "Continue T-002" in json.loads(out)["additional_context"]
     assert "cursor session" in subjects(repo)[0]
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_with_the_mcp_server_the_session_starts_short_and_a_compaction_gets_it_all(
+    repo: Path, vg: VG, agent: str
+) -> None:
+    assert vg("install", "--agent", agent, "--mcp").code == 0
+    running(vg)
+    command = installed_command(repo, agent, "SessionStart")
+    assert command.endswith("--mcp")
+    short = run_installed(repo, command, SESSION_START[agent](repo, "startup")).stdout
+    full = run_installed(repo, command, SESSION_START[agent](repo, "compact")).stdout
+    assert "Continue T-002" in short and "MCP server's tools" in short and "`vibegit task start" not in short
+    assert "`vibegit task start" in full and "### Tasks" in full
+    assert vg("install", "--check", "--agent", agent).code == 0  # the short entry is the current one
+    assert vg("install", "--agent", agent).out.startswith(f"{agents.SPECS[agent].label}: already installed")
+
+
+# -- the person's decision in the agent's own permission prompt -----------------------
+
+
+def claude_pre_tool(cwd: Path, command: str, mode: str = "default") -> dict[str, Any]:
+    return {
+        "session_id": "5f1c3a2e-8d4b-4e9a-9c1f-2b7d6e0a4c3b",
+        "transcript_path": "/home/u/.claude/projects/-repo/5f1c3a2e-8d4b-4e9a-9c1f-2b7d6e0a4c3b.jsonl",
+        "cwd": str(cwd),
+        "permission_mode": mode,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Complete the workflow", "timeout": 120000},
+        "tool_use_id": "toolu_01ABC123",
+    }
+
+
+def gemini_before_tool(cwd: Path, command: str) -> dict[str, Any]:
+    return gemini_event(
+        cwd,
+        "BeforeTool",
+        tool_name="run_shell_command",
+        tool_input={"command": command, "description": "Complete the workflow", "dir_path": str(cwd)},
+    )
+
+
+def cursor_before_shell(cwd: Path, command: str) -> dict[str, Any]:
+    return {
+        "conversation_id": "c3f1d9b2-55aa-4b8e-9d0c-7e6f5a4b3c2d",
+        "generation_id": "g-9",
+        "model": "claude-4.5-sonnet",
+        "hook_event_name": "beforeShellExecution",
+        "cursor_version": "2.0.77",
+        "workspace_roots": [str(cwd)],
+        "user_email": None,
+        "transcript_path": None,
+        "command": command,
+        "cwd": str(cwd),
+    }
+
+
+PRE_TOOL = {  # agent -> (its event, its payload, the variable its shell sets)
+    "claude": ("PreToolUse", claude_pre_tool, "CLAUDECODE"),
+    "gemini": ("BeforeTool", gemini_before_tool, "GEMINI_CLI"),
+    "cursor": ("beforeShellExecution", cursor_before_shell, "CURSOR_AGENT"),
+}
+
+
+def permission(agent: str, out: str) -> str | None:
+    """The decision a pre-tool hook's stdout gives (None: none, the agent's own rules apply)."""
+    data = json.loads(out) if out.strip() else {}
+    if agent == "cursor":
+        return data.get("permission")
+    if agent == "gemini":
+        return data.get("decision")
+    return data.get("hookSpecificOutput", {}).get("permissionDecision")
+
+
+def confirmation(repo: Path) -> str:
+    body = git(repo, "log", "-1", "--format=%B", "vibegit/state")
+    return next(line for line in body.splitlines() if line.startswith("Vibegit-Confirmation:"))
+
+
+@pytest.mark.parametrize("agent", list(PRE_TOOL))
+def test_the_agent_asks_the_person_and_their_yes_is_recorded(
+    repo: Path, vg: VG, agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert vg("install", "--agent", agent).code == 0
+    event, payload, marker = PRE_TOOL[agent]
+    command = installed_command(repo, agent, event)
+
+    def ask(shell: str) -> str | None:
+        result = run_installed(repo, command, payload(repo, shell))
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return permission(agent, result.stdout)
+
+    assert ask("vibegit complete") is None  # no workflow: nothing to decide
+    running(vg)
+    assert vg("task", "done", "T-002").code == 0
+    for ordinary in ("ls -la", "vibegit status", "git log --grep complete", "echo vibegit"):
+        assert ask(ordinary) is None, ordinary
+    assert not (repo / ".git/vibegit/approvals").exists()
+    assert ask("vibegit complete") == "ask"
+    monkeypatch.setenv(marker, "1")
+    done = vg("complete")  # the person allowed it: the command runs, in the agent's shell
+    assert done.code == 0, done.err
+    label = agents.SPECS[agent].label
+    assert confirmation(repo) == f"Vibegit-Confirmation: confirmed by the user in {label}'s permission prompt" + (
+        " (asked by vibegit's hook)"
+    )
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "python3 -m vibegit abort",
+        '"$(git rev-parse --git-common-dir)/vibegit/bin/vibegit" abort',
+        "env -u CLAUDECODE vibegit abort --yes",
+        "cd src && vibegit abort -w vibe-code",
+    ],
+)
+def test_every_form_of_the_command_is_asked_about(repo: Path, vg: VG, form: str) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    out = run_installed(repo, installed_command(repo, "claude", "PreToolUse"), claude_pre_tool(repo, form)).stdout
+    assert permission("claude", out) == "ask"
+
+
+def test_an_approval_is_used_once_bound_and_short_lived(repo: Path, vg: VG, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    pre_tool = installed_command(repo, "claude", "PreToolUse")
+    approvals = repo / ".git/vibegit/approvals"
+
+    def asked(shell: str, **extra: Any) -> None:
+        out = run_installed(repo, pre_tool, claude_pre_tool(repo, shell) | extra).stdout
+        assert permission("claude", out) == "ask"
+
+    monkeypatch.setenv("CLAUDECODE", "1")
+    asked("vibegit abort")
+    refused = vg("unlock", "--reason", "x")  # another decision than the one asked
+    assert refused.code == 1 and "ask them to run 'vibegit unlock" in refused.err
+    asked("vibegit abort")
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "another-session")  # another session's shell
+    assert vg("abort").code == 1
+    monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+    assert vg("abort").code == 1  # the refusal above took it: used once, or lost
+    asked("vibegit abort")
+    token = approvals / "claude.abort.json"
+    data = json.loads(token.read_text())
+    token.write_text(json.dumps(data | {"created": data["created"] - 601}))  # answered too late
+    assert vg("abort").code == 1
+    asked("vibegit abort")
+    stop = run_installed(repo, installed_command(repo, "claude", "Stop"), claude_stop(repo))
+    assert stop.returncode == 0 and not token.exists()  # the turn ended: what was allowed has run
+    assert vg("abort").code == 1
+    monkeypatch.setenv("CODEX_THREAD_ID", "019a")  # Claude's approval is not Codex's
+    monkeypatch.delenv("CLAUDECODE")
+    asked("vibegit abort")
+    assert vg("abort").code == 1
+    monkeypatch.setenv("CLAUDECODE", "1")
+    monkeypatch.delenv("CODEX_THREAD_ID")
+    asked("vibegit abort", session_id="s-1")
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-1")
+    assert vg("abort").code == 0
+    assert "in Claude Code's permission prompt" in confirmation(repo)
+
+
+@pytest.mark.parametrize("mode", ["auto", "dontAsk", "bypassPermissions"])
+def test_where_nobody_would_be_asked_the_command_is_refused(repo: Path, vg: VG, mode: str) -> None:
+    assert vg("install", "--agent", "claude").code == 0
+    running(vg)
+    pre_tool = installed_command(repo, "claude", "PreToolUse")
+    out = json.loads(run_installed(repo, pre_tool, claude_pre_tool(repo, "vibegit abort", mode)).stdout)
+    decided = out["hookSpecificOutput"]
+    assert decided["permissionDecision"] == "deny" and "their own terminal" in decided["permissionDecisionReason"]
+    assert not (repo / ".git/vibegit/approvals").exists()
+
+
+@pytest.mark.parametrize("agent", list(PRE_TOOL))
+def test_the_launchers_quick_answers_are_the_pythons(repo: Path, vg: VG, agent: str) -> None:
+    """The launcher answers two hooks without Python when there is nothing to
+    do; what it says must be what the Python says."""
+    assert vg("install", "--agent", agent).code == 0
+    running(vg)
+    event, payload, _ = PRE_TOOL[agent]
+    command = installed_command(repo, agent, event)
+    for shell in ("ls", "echo vibegit", "vibegit status", "git log -- complete", 'printf "%s\\\\n" done', ""):
+        data = json.dumps(payload(repo, shell))
+        quick = run_installed(repo, command, data).stdout
+        slow = vg("hook", "pre-tool", "--agent", agent, input=data).out
+        assert quick == slow, shell
+    if agent == "gemini":
+        prompt = installed_command(repo, "gemini", "BeforeAgent")
+        data = json.dumps(gemini_event(repo, "BeforeAgent", prompt="go on"))
+        assert run_installed(repo, prompt, data).stdout == vg("hook", "prompt", "--agent", "gemini", input=data).out
+
+
+def test_cursor_with_both_installed_gets_one_report_and_one_question(repo: Path, vg: VG) -> None:
+    assert vg("install", "--agent", "claude", "--agent", "cursor").code == 0
+    running(vg)
+    starts = [
+        run_installed(repo, installed_command(repo, a, e), cursor_session_start(repo)).stdout
+        for a, e in (("cursor", "sessionStart"), ("claude", "SessionStart"))
+    ]
+    assert "Continue T-002" in starts[0] and json.loads(starts[1]) == {}  # Claude Code's hook, run by Cursor: silent
+    stops = [
+        continued("cursor", run_installed(repo, installed_command(repo, a, e), cursor_stop(repo)).stdout)
+        for a, e in (("cursor", "stop"), ("claude", "Stop"))
+    ]
+    assert stops[0] and stops[1] is None
+    asks = [
+        permission("cursor", run_installed(repo, installed_command(repo, a, e), cursor_before_shell(repo, c)).stdout)
+        for a, e, c in (("cursor", "beforeShellExecution", "vibegit abort"), ("claude", "PreToolUse", "vibegit abort"))
+    ]
+    assert asks == ["ask", None]
+
+
+def test_a_command_file_of_the_users_own_is_left_alone_and_never_fails_the_checks(repo: Path, vg: VG) -> None:
+    mine = repo / ".claude/commands/vibe-state.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("Show me `git status` and the open PRs.\n")
+    installed = vg("install", "--agent", "claude")
+    assert installed.code == 0 and installed.out.count("vibe-state.md is not vibegit's") == 1
+    assert mine.read_text() == "Show me `git status` and the open PRs.\n"
+    check = vg("install", "--check", "--agent", "claude")
+    assert check.code == 0 and "/vibe-state yours (left alone)" in check.out, check.out
+    assert vg("doctor").code == 0
+    assert vg("uninstall", "--agent", "claude").code == 0 and mine.read_text().startswith("Show me")
+
+
+@pytest.mark.parametrize("agent", list(PRE_TOOL))
+def test_the_seed_lifecycle_from_vibe_code_to_the_persons_yes(
+    repo: Path, vg: VG, agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What /vibe-code makes the agent do, in the agent's shell, with every
+    installed hook fed what the agent sends, until the person says yes."""
+    assert vg("install", "--agent", agent).code == 0
+    spec = agents.SPECS[agent]
+    start = next(c for c in agents.SLASH_COMMANDS if c.name == "vibe-code")
+    assert "vibegit start vibe-code --goal" in agents.command_file(spec, start)
+    event, pre_tool, marker = PRE_TOOL[agent]
+    stop_event, stop_payload = STOP[agent]
+    monkeypatch.setenv(marker, "1")
+
+    def stop() -> str | None:
+        return continued(
+            agent, run_installed(repo, installed_command(repo, agent, stop_event), stop_payload(repo)).stdout
+        )
+
+    assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+    assert "vibegit task add" in (stop() or "")  # no plan yet: make one
+    for step in (("task", "add", "T-001", "Data model"), ("task", "add", "T-002", "Login API"), ("phase", "E")):
+        assert vg(*step).code == 0
+    for task in ("T-001", "T-002"):
+        assert vg("task", "start", task).code == 0
+        assert f"{task}" in (stop() or "")
+        assert vg("task", "done", task).code == 0
+    assert vg("phase", "R2").code == 0
+    asking = stop()
+    assert asking and "ask them to confirm completion" in asking
+    refused = vg("complete", "--yes")  # the agent cannot say yes itself
+    assert refused.code == 1 and "ask them to run 'vibegit complete" in refused.err
+    command = installed_command(repo, agent, event)
+    out = run_installed(repo, command, pre_tool(repo, "vibegit complete")).stdout
+    assert permission(agent, out) == "ask"  # the agent's own prompt asks the person
+    assert vg("complete").code == 0  # they allowed it
+    assert f"{spec.label}'s permission prompt" in confirmation(repo)
+    assert stop() is None
+
+
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        (".cursor/hooks.json", "{}\n"),
+        (".cursor/hooks.json", '{"hooks": {}}\n'),
+        (".claude/settings.json", '{\n  "hooks": {}\n}\n'),
+        (".claude/settings.json", '{"hooks": {"Stop": []}, "model": "opus"}\n'),
+        (".gemini/settings.json", '// mine\n{"hooks": {}, "hooksConfig": {"enabled": true}}\n'),
+        (".codex/hooks.json", '{"hooks": {}}'),
+    ],
+)
+def test_uninstall_gives_back_the_exact_bytes_of_files_with_empty_keys(repo: Path, vg: VG, rel: str, text: str) -> None:
+    agent = {"cursor": "cursor", "claude": "claude", "gemini": "gemini", "codex": "codex"}[rel.split("/")[0][1:]]
+    (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+    (repo / rel).write_text(text)
+    assert vg("install", "--agent", agent).code == 0
+    if agent == "cursor":
+        assert json.loads((repo / rel).read_text())["version"] == 1  # Cursor reads no hooks.json without it
+    assert vg("uninstall", "--agent", agent).code == 0
+    assert (repo / rel).read_text() == text
+
+
+def test_install_check_and_doctor_name_every_switch_that_turns_the_hooks_off(repo: Path, vg: VG) -> None:
+    home = Path(os.environ["HOME"])
+    assert vg("install", "--agent", "claude", "--agent", "codex", "--agent", "gemini").code == 0
+    assert vg("install", "--check").code == 0
+    local = repo / ".claude/settings.local.json"
+    local.write_text('{"disableAllHooks": true}\n')
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text('model = "gpt-5.4"\n\n[features]\ncodex_hooks = false\n')
+    (repo / ".codex/config.toml").write_text('[hooks]\nStop = [{ hooks = [{ type = "command", command = "true" }] }]\n')
+    (repo / ".gemini/settings.json").write_text(
+        (repo / ".gemini/settings.json").read_text().replace("{", '{"hooksConfig": {"enabled": false},', 1)
+    )
+    expected = [
+        "✘ Claude Code: every hook is turned off in .claude/settings.local.json (disableAllHooks: true)",
+        "✘ Codex: hooks are turned off in ~/.codex/config.toml ([features] codex_hooks = false)",
+        "⚠ Codex: hooks stand in both .codex/hooks.json and a [hooks] table in .codex/config.toml",
+        "✘ Gemini CLI: hooks are turned off in .gemini/settings.json (hooksConfig.enabled: false)",
+    ]
+    again = ("install", "--agent", "claude", "--agent", "codex", "--agent", "gemini")
+    for result in (vg("install", "--check"), vg("doctor"), vg(*again)):
+        for line in expected:
+            assert line in result.out, (line, result.out)
+    assert vg("install", "--check").code == 1 and vg("doctor").code == 1
+    (home / ".codex/config.toml").write_text("model = \n")  # not TOML: named, never a traceback
+    broken = vg("doctor")
+    assert "✘ Codex: ~/.codex/config.toml: .codex/config.toml: not valid TOML" in broken.out, broken.out
+
+
+def test_a_committed_claude_md_link_to_agents_md_gets_the_block_in_agents_md(
+    repo: Path, vg: VG, tmp_path: Path
+) -> None:
+    (repo / "AGENTS.md").write_text(REALISTIC["AGENTS.md"])
+    (repo / "CLAUDE.md").symlink_to("AGENTS.md")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one instructions file for every agent")
+    assert vg("install", "--agent", "claude", "--agent", "codex").code == 0
+    assert (repo / "CLAUDE.md").is_symlink() and (repo / "AGENTS.md").read_text().count(agents.BEGIN) == 1
+    assert vg("install", "--check").code == 0
+    assert vg("uninstall", "--agent", "claude").code == 0
+    assert agents.BEGIN in (repo / "AGENTS.md").read_text()  # Codex still reads it
+    assert vg("uninstall", "--agent", "codex").code == 0
+    assert (repo / "AGENTS.md").read_text() == REALISTIC["AGENTS.md"] and (repo / "CLAUDE.md").is_symlink()
+
+    outside = tmp_path / "notes.md"
+    outside.write_text("mine\n")
+    (repo / "CLAUDE.md").unlink()
+    (repo / "CLAUDE.md").symlink_to(outside)
+    result = vg("install", "--agent", "claude")
+    assert result.code == 0 and "the protocol block is not written through it" in result.out
+    assert outside.read_text() == "mine\n" and (repo / ".claude/settings.json").is_file()  # hooks either way
+
+
+PAYLOADS: dict[str, Callable[[Path], dict[str, Any]]] = {  # "agent event" -> its documented payload
+    "claude SessionStart": claude_session_start,
+    "claude Stop": claude_stop,
+    "claude PreToolUse": lambda cwd: claude_pre_tool(cwd, "vibegit complete"),
+    "codex SessionStart": codex_session_start,
+    "codex Stop": codex_stop,
+    "cursor sessionStart": cursor_session_start,
+    "cursor stop": cursor_stop,
+    "cursor beforeShellExecution": lambda cwd: cursor_before_shell(cwd, "vibegit complete"),
+    "gemini SessionStart": gemini_session_start,
+    "gemini AfterAgent": gemini_after_agent,
+    "gemini PreCompress": lambda cwd: gemini_event(cwd, "PreCompress", trigger="auto"),
+    "gemini BeforeAgent": lambda cwd: gemini_event(cwd, "BeforeAgent", prompt="go on"),
+    "gemini BeforeTool": lambda cwd: gemini_before_tool(cwd, "vibegit complete"),
+}
+STATES = ("none", "planning", "running", "question", "all done", "paused", "elsewhere", "completed")
+
+
+def into_state(vg: VG, state: str) -> None:
+    if state == "none":
+        return
+    if state == "planning":
+        assert vg("start", "vibe-code", "--goal", "Implement user auth").code == 0
+        return
+    running(vg)
+    steps = {
+        "question": [("context", "--question", "JWT or sessions?")],
+        "all done": [("task", "done", "T-002")],
+        "paused": [("pause", "--action", "the handler")],
+        "completed": [("task", "done", "T-002"), ("complete", "--yes")],
+    }
+    for step in steps.get(state, []):
+        assert vg(*step).code == 0, step
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", ALL)
+def test_every_installed_hook_in_every_state_answers_in_the_agents_shape(repo: Path, vg: VG, agent: str) -> None:
+    """Every hook install writes, fed the agent's documented payload, in every
+    workflow state: exit 0, nothing on stderr, stdout in the shape the agent
+    reads (Gemini and Cursor: JSON always; Claude Code and Codex: context as
+    plain text, decisions as JSON), and the decision the state calls for."""
+    assert vg("install", "--agent", agent).code == 0
+    spec = agents.SPECS[agent]
+    for state in STATES:
+        into_state(vg, state)
+        env = {"VIBEGIT_HOST": "desktop"} if state == "elsewhere" else {}
+        for hook in spec.hooks:
+            payload = PAYLOADS[f"{agent} {hook.event}"](repo)
+            result = run_installed(repo, installed_command(repo, agent, hook.event), payload, env)
+            where = f"{agent} {hook.event} in state {state}"
+            assert result.returncode == 0 and result.stderr == "", (where, result.stderr)
+            out = result.stdout
+            if agent in ("gemini", "cursor") or hook.handler in ("stop", "pre-tool"):
+                assert isinstance(json.loads(out) if out.strip() else {}, dict), where
+                assert agent in ("claude", "codex") or out.strip(), where  # Gemini and Cursor always get JSON
+            else:
+                assert not out.lstrip().startswith("{"), where  # plain context
+            if hook.handler == "stop":
+                keeps_going = continued(agent, out) is not None
+                assert keeps_going == (state in ("planning", "running", "all done")), where
+            if hook.handler == "pre-tool":
+                asked = permission(agent, out) == "ask"
+                assert asked == (state not in ("none", "completed")), where
+            if hook.handler == "session-start":
+                text = context_of(agent, out)
+                assert bool(text) == (state not in ("none", "completed")), where
+        run_installed(repo, installed_command(repo, agent, STOP[agent][0]), STOP[agent][1](repo))  # clears approvals
+        if state not in ("none", "completed"):
+            assert vg("abort", "--yes").code == 0  # the next state starts its own workflow

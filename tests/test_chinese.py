@@ -143,7 +143,7 @@ def test_install_speaks_chinese(repo: Path, vg: VG) -> None:
     check = vg("install", "--check", "--agent", "cursor", "--agent", "codex")
     assert check.code == 1 and "Codex（project）：未安装" in check.out
     assert "Cursor（project）：已安装；" in check.out and "中的钩子：" in check.out
-    assert "项目的钩子命令用 " in check.out
+    assert "智能体的钩子通过 .git/vibegit/bin/vibegit 用 " in check.out
     bad = vg("install", "--mcp")
     assert bad.code == 2 and "--mcp 需与 --agent NAME 一起使用" in bad.err
 

@@ -115,6 +115,16 @@ def test_the_settings_sh_is_sure_of_are_pythons(head_repo: Path, config: dict[st
         assert policy == conf.block_commits
 
 
+def test_every_python_vibegit_starts_drops_the_directory_it_runs_from() -> None:
+    """The git hooks' boot code (sh-quoted Python, no import of vibegit
+    before it) starts as agents.python_argv and the agents' launcher do."""
+    from vibegit.core import agents
+
+    assert hookfiles._resource("boot.py").startswith(agents.UNSHADOW + "  #")
+    assert agents.UNSHADOW in agents.launcher("/usr/bin/python3") and agents.ISOLATED in agents.launcher("/p")
+    assert f'"$python" {agents.ISOLATED} -c' in LIB
+
+
 # -- the fast verbs against click ------------------------------------------------------------
 
 WORDS = [list(w) for w in verbs.VERBS]

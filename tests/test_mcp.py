@@ -397,7 +397,7 @@ def test_without_the_sdk_one_line_and_exit_1(repo: Path) -> None:
         [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
     assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr.strip() == "vibegit: vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'"
+    assert proc.stderr.strip() == "vibegit: vibegit mcp needs the MCP SDK: pip install 'vibegit-state[mcp]'"
 
 
 def test_the_user_is_asked_in_chinese(repo: Path, vg: VG) -> None:

@@ -294,6 +294,7 @@ def test_trust_shows_the_commands_records_them_and_a_change_needs_trust_again(
         ("no terminal", {}),
         ("an agent's shell", {"CLAUDECODE": "1"}),
         ("an agent's shell", {"GEMINI_CLI": "1"}),
+        ("--yes in an agent's shell that set VIBEGIT_TRUST", {"CODEX_THREAD_ID": "019a", "VIBEGIT_TRUST": "yes"}),
     ],
 )
 def test_an_agent_cannot_trust_for_the_user(

@@ -356,6 +356,28 @@ def show_report(
     say(report.render(state, lang or ctx.settings.lang, head, observed, others, here).rstrip("\n"))
 
 
+def prompt_approval(ctx: Context, verb: str, state: State) -> str | None:
+    """How the record says it when an agent runs ``verb`` and the person
+    allowed exactly this in the agent's own permission prompt (the approval
+    vibegit's pre-tool hook left, taken now: used once, or lost with a
+    refusal); None otherwise."""
+    import os
+    import time
+
+    from vibegit.core import agentturn, lifecycle
+    from vibegit.core.agents import SPECS, marked_agent
+    from vibegit.infra import approvals
+
+    environ = dict(os.environ)
+    agent = marked_agent(environ)
+    if agent is None or not state.workflow.id:
+        return None
+    session = environ.get(agentturn.SESSION_VARS.get(agent, ""), "")
+    if approvals.take(ctx.repo, agent, verb, state.workflow.id, session, time.time()):
+        return lifecycle.confirmed_in_prompt(SPECS[agent].label)
+    return None
+
+
 def person_confirms(question: str, yes: bool, declined: str, command: str) -> str:
     """A person's decision (the seeds' 寸止: complete, abort, unlock): how it
     was given, as the record says it, or Refused. In an agent's environment

@@ -438,7 +438,7 @@ def learn() -> int:
 
 @parser.command()
 def mcp() -> int:
-    """Serve the whole workflow to an agent over MCP (stdio); needs pip install 'vibegit[mcp]'.
+    """Serve the whole workflow to an agent over MCP (stdio); needs pip install 'vibegit-state[mcp]'.
 
     Tools, with the CLI's parameters by the CLI's names: status, list,
     task_list, memory_list (read-only); start, phase, task_add, task_start,
@@ -620,16 +620,21 @@ def install(
     the opt-in pre-commit included, and leaves the rest as it is.
 
     --agent NAME adds, keeping everything else in each file: the agent's
-    session hooks (Claude Code .claude/settings.json: SessionStart and Stop;
-    Codex .codex/hooks.json: the same; Cursor .cursor/hooks.json:
-    sessionStart and stop; Gemini CLI .gemini/settings.json:
-    SessionStart, AfterAgent, PreCompress, BeforeAgent), the /vibe-* commands
-    (.claude/commands, .cursor/commands, .gemini/commands) and the working
-    protocol as a marked block in CLAUDE.md, AGENTS.md or GEMINI.md. The hook
-    commands start the interpreter recorded in git config vibegit.python (or
-    baked in, for --scope local and user), else 'vibegit' on PATH, else do
-    nothing. Comments in Gemini's settings are kept; nothing is written
-    through a symbolic link.
+    hooks (Claude Code .claude/settings.json: SessionStart, Stop and
+    PreToolUse on Bash; Codex .codex/hooks.json: SessionStart and Stop;
+    Cursor .cursor/hooks.json: sessionStart, stop and beforeShellExecution;
+    Gemini CLI .gemini/settings.json: SessionStart, AfterAgent, PreCompress,
+    BeforeAgent and BeforeTool), the /vibe-* commands with /vibe-code GOAL
+    (.claude/commands, .cursor/commands, .gemini/commands; Codex skills in
+    .agents/skills) and the working protocol as a marked block in CLAUDE.md,
+    AGENTS.md or GEMINI.md. Before a shell command that may run vibegit
+    complete, abort or unlock, the agent asks you in its own permission
+    prompt (not Codex). Every entry starts vibegit through one launcher,
+    .git/vibegit/bin/vibegit, written for this interpreter (--scope user:
+    also one in the state directory); without it the entries do nothing.
+    Comments in Gemini's settings are kept; nothing is written through a
+    symbolic link (a CLAUDE.md link to AGENTS.md gets the block in
+    AGENTS.md).
     """
     from vibegit.commands import install as install_
 

@@ -59,6 +59,12 @@ def test_next_step_and_is_active() -> None:
     )
     done, _ = lifecycle.task_done(state, ENV, "T-002")
     assert report.next_step(done, "en").startswith("All tasks are done")
+    said, _ = lifecycle.context(done, ENV, None, "Write the login handler", None, None)
+    assert "ask them to confirm completion" in report.next_step(said, "en", agent=True)  # not the stale "next"
+    asked, _ = lifecycle.context(said, ENV, None, None, "Sessions or JWT?", None)
+    assert "answer the open questions" in report.next_step(asked, "en", agent=True)
+    empty, _ = lifecycle.start(State(), ENV, "vibe-code", "g")
+    assert "vibegit task add" in report.next_step(empty, "en") and "All tasks" not in report.next_step(empty, "en")
     assert report.is_active(state) and not report.is_active(State())
 
 
@@ -149,13 +155,16 @@ def test_the_agents_report_fits_every_budget_with_the_important_part_first() -> 
         "🚫 **Never**: Never touch legacy file 0",
         "🚫 **Never**: Never touch legacy file 14",
         "Record progress:",
+        "### 🧠 Remembered rules",  # the rules before the kanban, each counted where they stop
+        "more remembered rules: `vibegit memory list`",
         "### Tasks",
-        "- 🔄 T-007",
     ]
     at = [text.index(part) for part in order]
     assert at == sorted(at)
     more = [line for line in text.splitlines() if line.startswith("+ ") and "vibegit task list" in line]
     assert len(more) == 1 and int(more[0].split()[1]) > 0  # the rest of the kanban, counted
+    fewer = report.for_agent(big_workflow(rules=2), "en")
+    assert fewer.index("Use the repository pattern 29") < fewer.index("- 🔄 T-007") < fewer.index("vibegit task list")
     zh = report.for_agent(state, "zh")
     assert len(zh.encode()) <= report.AGENT_MAX_BYTES and "寸止" in zh
 
@@ -173,6 +182,15 @@ def test_the_agents_report_holds_its_budget_for_huge_values_and_says_where_it_ru
     text = report.for_agent(state, "en", elsewhere="desktop:/home/u/app (locked at 2025-01-12T10:00:00Z)")
     assert report.fits(text) and text.splitlines()[2].startswith("⚠️ This workflow runs elsewhere: desktop:/home/u/app")
     assert "**Next step**" in text
+    assert "Record progress" not in text and "--answer" not in text  # "must not work on it": no how-to record
+
+
+def test_the_short_report_leaves_the_how_to_to_the_mcp_tools() -> None:
+    state = big_workflow(tasks=12, rules=2)
+    short = report.for_agent(state, "en", short=True)
+    assert "**Next step**: Continue T-007" in short and "🚫 **Never**: Never touch legacy file 1" in short
+    assert "`vibegit task start" not in short and "### Tasks" not in short and "MCP server's tools" in short
+    assert len(short.split()) < len(report.for_agent(state, "en").split()) / 2
 
 
 def test_stop_decisions() -> None:

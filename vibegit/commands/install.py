@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import os
-
 from vibegit import app
 from vibegit.core import agents as agent_specs
 from vibegit.core.messages import t
 from vibegit.errors import OK, REFUSED, BadInput
-from vibegit.infra import agentfiles, git, hookfiles
+from vibegit.infra import agentfiles, hookfiles
 
 
 def install(
@@ -44,12 +42,9 @@ def _both(hooks: list[str] | None, agents: list[str] | None, scope: str, mcp: bo
         return code
     files, report = planned
     said = agentfiles.carry_out(files, installing)
+    said += agentfiles.write_launcher(files) if installing else agentfiles.drop_launcher(ctx.repo, scope)
     for line in report.lines + said + report.notes:
         app.say(line)
-    if scope == "project":
-        recorded = agentfiles.record_python(ctx.repo) if installing else agentfiles.forget_python(ctx.repo)
-        if recorded:
-            app.say(f"  {recorded}")
     return OK
 
 
@@ -60,6 +55,7 @@ def check_agents(names: list[str] | None, scope: str, mcp: bool) -> int:
     ctx = app.open_repo()
     asked = [agent_specs.spec(n) for n in dict.fromkeys(names or [])]
     code = OK
+    any_installed = False
     for agent in asked or list(agent_specs.SPECS.values()):
         if scope not in agent.settings:
             if asked:
@@ -70,13 +66,19 @@ def check_agents(names: list[str] | None, scope: str, mcp: bool) -> int:
             app.say(t("install.not_installed", agent=agent.label, scope=scope, where=status.where))
             code = REFUSED if asked else code
             continue
+        any_installed = True
         app.say(t("install.status", agent=agent.label, scope=scope, status=describe(status)))
+        for line in agentfiles.warnings(ctx.repo, agent, scope):
+            app.say(f"  {line}")
+            code = REFUSED if line.startswith("✘") else code
         if not status.current(mcp):
             command = f"vibegit install --agent {agent.name}{_scope_arg(scope)}{' --mcp' if mcp else ''}"
             app.say(t("install.update_how", command=command))
             code = REFUSED
-    if scope == "project":
-        app.say(python_line(ctx.repo))
+    if any_installed:
+        ok, line = agentfiles.launcher(ctx.repo, scope)
+        app.say(line)
+        code = code if ok else REFUSED
     return code
 
 
@@ -90,18 +92,11 @@ def describe(status: agentfiles.Status) -> str:
     current, total = status.commands
     if total:
         parts.append(t("install.commands", current=current, total=total))
+    if status.yours:
+        parts.append(t("install.commands_yours", names=", ".join(status.yours)))
     if status.block:
         parts.append(t("install.block", state=status.block))
     if status.server:
         server = t("install.not_registered") if status.server == "missing" else status.server
         parts.append(t("install.server", state=server))
     return "; ".join(parts)
-
-
-def python_line(repo: git.Repo) -> str:
-    """Which vibegit the project's hook commands start, with any PATH."""
-    recorded = git.config_values(repo, agentfiles.PYTHON_KEY)[-1:]
-    if recorded and os.access(recorded[0], os.X_OK):
-        return t("install.python", python=recorded[0], key=agentfiles.PYTHON_KEY)
-    missing = t("install.python_gone", python=recorded[0]) if recorded else ""
-    return t("install.no_python", gone=missing)

@@ -1,5 +1,5 @@
 """``vibegit mcp``: the whole workflow over MCP (stdio), for agents that speak
-it; needs the optional MCP SDK (``pip install 'vibegit[mcp]'``).
+it; needs the optional MCP SDK (``pip install 'vibegit-state[mcp]'``).
 
 Every tool runs the command function the CLI runs (one pipeline per event)
 with the CLI's parameters, by the CLI's names: an option's long name

@@ -4,9 +4,9 @@ Trusting is the user's decision, and an agent must not be able to take it
 for them. So ``vibegit trust`` shows every command and asks on the terminal;
 it refuses when there is no terminal to ask on, and when the environment
 says an agent runs the command (an agent that drives a terminal could
-answer the question itself). ``--yes`` skips the question only where
-``VIBEGIT_TRUST=yes`` is set in the environment: a person's own script can
-set it, an agent allowed to run only ``vibegit …`` commands cannot.
+answer the question itself), with or without ``--yes``. ``--yes`` skips the
+question only where ``VIBEGIT_TRUST=yes`` is set in the environment and no
+agent's marker is: a person's own script.
 """
 
 from __future__ import annotations
@@ -58,14 +58,16 @@ def trust_hooks(yes: bool) -> int:
 
 
 def _consent(yes: bool) -> None:
-    """A person's yes, or a refusal (exit 1) that says how to give one."""
+    """A person's yes, or a refusal (exit 1) that says how to give one. In an
+    agent's environment neither ``--yes`` (the agent can set ``VIBEGIT_TRUST``
+    too) nor the question counts."""
+    agent = agents.marker(dict(os.environ))
+    if agent is not None:
+        raise Refused(t("trust.agent_runs", agent=agent))
     if yes:
         if os.environ.get(CONSENT) != "yes":
             raise Refused(t("trust.yes_needs_consent", consent=CONSENT))
         return
-    agent = agents.marker(dict(os.environ))
-    if agent is not None:
-        raise Refused(t("trust.agent_runs", agent=agent))
     if sys.stdin is None or not sys.stdin.isatty():
         raise Refused(t("trust.no_terminal", consent=CONSENT))
     if not app.confirm(t("trust.confirm")):

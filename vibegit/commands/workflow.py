@@ -103,6 +103,7 @@ def complete(
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
+    allowed = confirmed_by or app.prompt_approval(ctx, "complete", state)  # taken before any refusal: used once
     lifecycle.check_can_complete(state, allow_empty=no_tasks)
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
@@ -111,7 +112,7 @@ def complete(
     question = t(
         "workflow.confirm_complete", name=state.mode.workflow_name, done=state.completed_tasks, total=state.total_tasks
     )
-    how = confirmed_by or app.person_confirms(
+    how = allowed or app.person_confirms(
         question, yes, t("workflow.complete_not_confirmed"), _command("complete", state)
     )
 
@@ -128,11 +129,10 @@ def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = Non
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
+    allowed = confirmed_by or app.prompt_approval(ctx, "abort", state)
     lifecycle.require(state, ACTIVE, t("do.abort"))
     question = t("workflow.confirm_abort", name=state.mode.workflow_name)
-    how = confirmed_by or app.person_confirms(
-        question, yes, t("workflow.abort_not_confirmed"), _command("abort", state)
-    )
+    how = allowed or app.person_confirms(question, yes, t("workflow.abort_not_confirmed"), _command("abort", state))
     app.record(ctx, lambda s: lifecycle.abort(s, e, how), e, workflow=state.workflow.id)
     return OK
 
@@ -141,11 +141,10 @@ def unlock(yes: bool, reason: str | None, workflow: str | None = None, confirmed
     ctx = app.enter()
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
+    allowed = confirmed_by or app.prompt_approval(ctx, "unlock", state)
     lifecycle.require(state, ACTIVE, t("do.unlock"))
     question = t("workflow.confirm_unlock", name=state.mode.workflow_name)
-    how = confirmed_by or app.person_confirms(
-        question, yes, t("workflow.unlock_not_confirmed"), _command("unlock", state)
-    )
+    how = allowed or app.person_confirms(question, yes, t("workflow.unlock_not_confirmed"), _command("unlock", state))
     app.record(ctx, lambda s: lifecycle.unlock(s, e, reason, how), e, workflow=state.workflow.id)
     app.say(t("cmd.unlocked"))
     return OK

@@ -1,13 +1,11 @@
 """The four agents as vibegit installs into them: which files, in
 which scope, and the exact entries, commands and instructions it writes.
 
-Every hook entry runs one launcher through ``sh -c`` with a minimal PATH in
-mind: the interpreter that ran ``vibegit install`` (baked in for the user's
-own files; in the committed project files it is looked up in the
-repository's local git config, ``vibegit.python``, so teammates share one
-file), else ``vibegit`` on PATH, else it exits 0 and prints nothing, so a
-teammate without vibegit is not disturbed. vibegit's entries are recognised
-by the whole shape of that command, never by a word inside it.
+Every hook entry runs vibegit's launcher (below) through ``sh -c`` with a
+minimal PATH in mind; without one it exits 0 and prints nothing, so a
+teammate without vibegit is not disturbed by the committed settings.
+vibegit's entries are recognised by the whole shape of that command, never
+by a word inside it.
 """
 
 from __future__ import annotations
@@ -25,8 +23,33 @@ TAG = "vibegit-agent-hook"  # $0 of the launcher: the marker of vibegit's comman
 SERVER = "vibegit"  # the MCP server's name in every agent's config
 # What the agents set in the environment of the commands they run: a command
 # that sees one runs for an agent, which could answer a question meant for the
-# person (the one list every such check reads).
-MARKERS = ("CLAUDECODE", "GEMINI_CLI", "CODEX_SANDBOX", "CURSOR_AGENT", "AGENT")
+# person (the one list every such check reads), and the agent that sets it
+# (None: a convention several agents share). Where each comes from:
+# - CLAUDECODE=1: Claude Code, in every Bash tool command, hook and status line
+#   (its env-vars reference); its IDE extensions set it in the editor's
+#   terminal too, so a person there is sent to another terminal.
+# - CODEX_THREAD_ID: Codex, in every shell tool command, whatever the sandbox
+#   (codex-rs/protocol/src/shell_environment.rs, populate_env step 6);
+#   CODEX_SANDBOX=seatbelt only under macOS Seatbelt and
+#   CODEX_SANDBOX_NETWORK_DISABLED=1 only with the network off (codex-rs/core
+#   spawn), so neither alone marks Codex.
+# - CURSOR_AGENT=1: Cursor's agent terminal (cursor.com/docs/agent/terminal).
+# - GEMINI_CLI=1: Gemini CLI's shell tool
+#   (packages/core/src/services/shellExecutionService.ts).
+# - AGENT, AI_AGENT, VSCODE_AGENT: the shared conventions (Goose and Amp set
+#   AGENT, Claude Code AI_AGENT, VS Code VSCODE_AGENT for its agent's commands).
+MARKER_AGENTS: dict[str, str | None] = {
+    "CLAUDECODE": "claude",
+    "CODEX_THREAD_ID": "codex",
+    "CODEX_SANDBOX": "codex",
+    "CODEX_SANDBOX_NETWORK_DISABLED": "codex",
+    "CURSOR_AGENT": "cursor",
+    "GEMINI_CLI": "gemini",
+    "AGENT": None,
+    "AI_AGENT": None,
+    "VSCODE_AGENT": None,
+}
+MARKERS = tuple(MARKER_AGENTS)
 
 
 def marker(environ: dict[str, str]) -> str | None:
@@ -41,7 +64,7 @@ def marker(environ: dict[str, str]) -> str | None:
 # hooks) is never imported instead of the package. Not -I: it also drops
 # the user's site-packages, where 'pip install --user' puts vibegit.
 ISOLATED = "-E"
-UNSHADOW = "import sys;sys.path[0] or sys.path.pop(0)"
+UNSHADOW = "import sys;sys.path[:] = [x for x in sys.path if x]"
 
 
 def python_argv(python: str, code: str, *args: str) -> list[str]:
@@ -49,40 +72,104 @@ def python_argv(python: str, code: str, *args: str) -> list[str]:
     return [python, ISOLATED, "-c", f"{UNSHADOW};{code}", *args]
 
 
-# POSIX sh, no single quote inside (it travels in one), read by every
-# agent's shell (sh, bash, a login zsh or fish for Codex).
-LAUNCHER = (
-    'p=$1; shift; [ "$p" = - ] && p=$(git -C "${VIBEGIT_WORKDIR:-.}" config --get vibegit.python 2>/dev/null); '
-    f'if [ -n "$p" ] && [ -x "$p" ]; then exec "$p" {ISOLATED} -c "{UNSHADOW};import importlib.util as u;'
-    'u.find_spec(sys.argv[1]) or sys.exit();from vibegit.main import main;sys.exit(main(sys.argv[2:]))" vibegit "$@"; fi; '
-    'command -v vibegit >/dev/null 2>&1 && exec vibegit "$@"; exit 0'
-)
+def marked_agent(environ: dict[str, str]) -> str | None:
+    """Which of the four agents runs this command, by its own marker (None: none of them, or not known)."""
+    return next((MARKER_AGENTS[name] for name in MARKERS if environ.get(name) and MARKER_AGENTS[name]), None)
+
+
+# Every hook entry and MCP server entry runs one launcher: a small POSIX sh
+# file install writes where git keeps its own files (``LAUNCHER_REL`` under
+# the common git directory, never committed; for ``--scope user`` also one
+# in vibegit's state directory), which starts the vibegit installed with the
+# interpreter that ran install. The entries only find it: with no launcher
+# (a teammate without vibegit, a directory outside any repository) they
+# exit 0 and print nothing. Their body has no single quote (it travels in
+# one) and no backslash (Codex may hand it to fish), and is the same in
+# every entry, so a committed settings file stays short enough to review.
+LAUNCHER_REL = "vibegit/bin/vibegit"
+_FIND = 'cd "${VIBEGIT_WORKDIR:-.}" && d=$(git rev-parse --git-common-dir 2>/dev/null) && f=$d/' + LAUNCHER_REL
+_FIND += ' && [ -x "$f" ]'
+FIND_LAUNCHER = _FIND + ' && exec "$f" "$@"; exit 0'
+FIND_LAUNCHER_OR = "h=$1; shift; " + _FIND + ' || f=$h; [ -x "$f" ] && exec "$f" "$@"; exit 0'  # then the user's
 _OURS = re.compile(
-    r"sh -c '[^']*' " + TAG + r" (?:-|'[^']*'|[^\s'\"\\]+) hook (?P<handler>[a-z-]+) --agent (?P<agent>[a-z]+)"
+    r"sh -c '[^']*' " + TAG + r" (?:(?:-|'[^']*'|/[^\s'\"\\]*) )?hook (?P<handler>[a-z-]+) --agent (?P<agent>[a-z]+)"
+    r"(?P<mcp> --mcp)?"
     r"|vibegit hook (?P<old>session-start|stop) --agent (?P<old_agent>[a-z]+)"  # before the launcher
 )
 _SAFE_PATH = re.compile(r"/[^\x00-\x1f\x7f'\\\"`$]*")
 
 
-def python_arg(python: str | None) -> str:
-    """The launcher's first argument: ``-`` (look in git config), or the interpreter's quoted path."""
-    if python is None:
-        return "-"
-    if not _SAFE_PATH.fullmatch(python):
+def shell_path(path: str) -> str:
+    """``path`` as one word of an entry's command, in every agent's shell."""
+    if not _SAFE_PATH.fullmatch(path):
         raise BadInput(
-            f"{python[:80]!r}: an interpreter path every agent's shell can take must be absolute, without quotes, '$' or '\\'"
+            f"{path[:80]!r}: a path every agent's shell can take must be absolute, without quotes, '$' or '\\'"
         )
-    return shlex.quote(python)
+    return shlex.quote(path)
 
 
-def command(python: str | None, *args: str) -> str:
-    """The shell command an agent runs: the launcher, then ``vibegit ARGS``."""
-    return f"sh -c '{LAUNCHER}' {TAG} {python_arg(python)} {' '.join(args)}"
+def command(user_launcher: str | None, *args: str) -> str:
+    """The shell command an agent runs: find the launcher, then ``vibegit ARGS``;
+    ``user_launcher`` (``--scope user``) where the repository has none."""
+    if user_launcher is None:
+        return f"sh -c '{FIND_LAUNCHER}' {TAG} {' '.join(args)}"
+    return f"sh -c '{FIND_LAUNCHER_OR}' {TAG} {shell_path(user_launcher)} {' '.join(args)}"
 
 
-def argv(python: str | None, *args: str) -> list[str]:
+def argv(user_launcher: str | None, *args: str) -> list[str]:
     """The same as an argument vector (an MCP server's command and args)."""
-    return ["sh", "-c", LAUNCHER, TAG, "-" if python is None else python, *args]
+    if user_launcher is None:
+        return ["sh", "-c", FIND_LAUNCHER, TAG, *args]
+    return ["sh", "-c", FIND_LAUNCHER_OR, TAG, user_launcher, *args]
+
+
+def launcher(python: str) -> str:
+    """The launcher file: ``python`` (the interpreter install ran with) starts
+    vibegit, with no ``PYTHON*`` variable (``-E``) and nothing of the current
+    directory on ``sys.path`` (a project folder named vibegit cannot stand in
+    for it). An interpreter gone or without vibegit: a hook exits 0 and says
+    nothing (doctor reports it); a command says so. Two hooks that run
+    before every prompt or shell command start Python only when there is
+    something to do (tests/test_agents.py holds them equal to the Python)."""
+    return f"""#!/bin/sh
+# {MARK}: 'vibegit install --agent' writes it, 'vibegit uninstall --agent' removes it.
+# The agents' hooks and commands start vibegit through it, whatever their PATH.
+p={shlex.quote(python)}
+run() {{
+  [ -x "$p" ] && exec "$p" {ISOLATED} -c '{UNSHADOW}
+try:
+    from vibegit.main import main
+except ImportError:
+    sys.exit(0 if sys.argv[1:2] == ["hook"] else "vibegit: " + sys.executable + " has no vibegit now; run "
+             "vibegit install --agent NAME again with the Python that has it")
+sys.exit(main(sys.argv[1:]))' "$@"
+  [ "$1" = hook ] && exit 0
+  echo "vibegit: $p is gone; run 'vibegit install --agent NAME' again with the Python that has vibegit" >&2
+  exit 127
+}}
+case "$1 $2" in
+"hook prompt")  # before every prompt (Gemini CLI): only after a compression is there a report to give
+  g=$(git -C "${{GEMINI_PROJECT_DIR:-.}}" rev-parse --absolute-git-dir 2>/dev/null) &&
+    [ -e "$g/vibegit/compacted-$4" ] || {{ echo '{{}}'; exit 0; }} ;;
+"hook pre-tool")  # before every shell command: only one naming vibegit and a decision can be the person's
+  i=$(cat)
+  case $i in *vibegit*) case $i in *complete*|*abort*|*unlock*) printf '%s\n' "$i" | run "$@"; exit ;; esac ;; esac
+  case $4 in cursor|gemini) echo '{{}}' ;; esac
+  exit 0 ;;
+esac
+run "$@"
+"""
+
+
+def launcher_python(text: str) -> str | None:
+    """The interpreter a launcher file starts (None: not a launcher of vibegit's)."""
+    if MARK not in text[:200]:
+        return None
+    for line in text.splitlines():
+        if line.startswith("p="):
+            words = shlex.split(line[2:])
+            return words[0] if len(words) == 1 else None
+    return None
 
 
 def ours(handler: object) -> tuple[str, str] | None:
@@ -96,6 +183,16 @@ def ours(handler: object) -> tuple[str, str] | None:
     if match.group("old"):
         return match.group("old"), match.group("old_agent")
     return match.group("handler"), match.group("agent")
+
+
+def is_short(handler: object) -> bool:
+    """Whether vibegit's session-start entry asks for the short report (the MCP server has the how-to)."""
+    match = (
+        _OURS.fullmatch(handler["command"])
+        if isinstance(handler, dict) and isinstance(handler.get("command"), str)
+        else None
+    )
+    return bool(match and match.group("mcp"))
 
 
 def is_our_server(entry: object) -> bool:
@@ -121,14 +218,16 @@ class Agent:
     settings: dict[str, str]  # scope -> the settings file (project and local: under the top directory; user: home)
     instructions: dict[str, str]  # scope -> the markdown file with vibegit's block
     commands: dict[str, str]  # scope -> the directory of custom commands
-    command_ext: str  # "md" or "toml"
+    command_ext: str  # "md", "toml", or "skill" (a directory with SKILL.md)
     mcp: dict[str, str]  # scope -> the file that registers MCP servers
     comments: bool = False  # its settings may hold // and /* */ comments
     note: str = ""
 
-    def entry(self, hook: Hook, python: str | None) -> dict[str, Any]:
-        """One hook group (Cursor: one flat entry) in the agent's own shape."""
-        run = command(python, "hook", hook.handler, "--agent", self.name)
+    def entry(self, hook: Hook, user_launcher: str | None, mcp: bool = False) -> dict[str, Any]:
+        """One hook group (Cursor: one flat entry) in the agent's own shape;
+        with ``mcp`` the session starts with the short report."""
+        short = ("--mcp",) if mcp and hook.handler == "session-start" else ()
+        run = command(user_launcher, "hook", hook.handler, "--agent", self.name, *short)
         if self.name == "cursor":
             return {"command": run, "timeout": 30}
         if self.name == "gemini":  # timeouts in milliseconds; the name keys its trust and /hooks
@@ -143,9 +242,9 @@ class Agent:
         group: dict[str, Any] = {"matcher": hook.matcher} if hook.matcher else {}
         return {**group, "hooks": [{"type": "command", "command": run, "timeout": 30}]}
 
-    def server(self, python: str | None) -> dict[str, Any]:
+    def server(self, user_launcher: str | None) -> dict[str, Any]:
         """vibegit's MCP server entry in this agent's JSON config."""
-        cmd = argv(python, "mcp")
+        cmd = argv(user_launcher, "mcp")
         entry: dict[str, Any] = {"command": cmd[0], "args": cmd[1:]}
         if self.name == "cursor":  # Cursor may start servers elsewhere; it expands this to the workspace
             entry["env"] = {"VIBEGIT_WORKDIR": "${workspaceFolder}"}
@@ -162,13 +261,18 @@ DESCRIBE = {
     "stop": "keep the agent on a running workflow",
     "pre-compact": "note a compaction, so the report comes back after it",
     "prompt": "the workflow report again after a compaction",
+    "pre-tool": "ask the user before vibegit complete, abort or unlock",
 }
 
 SPECS = {
     "claude": Agent(
         "claude",
         "Claude Code",
-        (Hook("SessionStart", "session-start", "startup|resume|clear|compact|fork"), Hook("Stop", "stop")),
+        (
+            Hook("SessionStart", "session-start", "startup|resume|clear|compact|fork"),
+            Hook("Stop", "stop"),
+            Hook("PreToolUse", "pre-tool", "Bash"),
+        ),
         {"project": ".claude/settings.json", "local": ".claude/settings.local.json", "user": ".claude/settings.json"},
         {"project": "CLAUDE.md", "local": "CLAUDE.local.md", "user": ".claude/CLAUDE.md"},
         {"project": ".claude/commands", "user": ".claude/commands"},
@@ -181,21 +285,19 @@ SPECS = {
         (Hook("SessionStart", "session-start", "startup|resume|clear|compact"), Hook("Stop", "stop")),
         {"project": ".codex/hooks.json", "user": ".codex/hooks.json"},
         {"project": "AGENTS.md", "user": ".codex/AGENTS.md"},
-        {},
-        "",
+        {"project": ".agents/skills", "user": ".agents/skills"},
+        "skill",
         {"project": ".codex/config.toml", "user": ".codex/config.toml"},
-        note="Codex runs project hooks once you trust them (it asks on the next start, or /hooks)",
     ),
     "cursor": Agent(
         "cursor",
         "Cursor",
-        (Hook("sessionStart", "session-start"), Hook("stop", "stop")),
+        (Hook("sessionStart", "session-start"), Hook("stop", "stop"), Hook("beforeShellExecution", "pre-tool")),
         {"project": ".cursor/hooks.json", "user": ".cursor/hooks.json"},
         {"project": "AGENTS.md"},
         {"project": ".cursor/commands", "user": ".cursor/commands"},
         "md",
         {"project": ".cursor/mcp.json", "user": ".cursor/mcp.json"},
-        note="Cursor runs project hooks in a trusted workspace (Cursor 1.7 or newer)",
     ),
     "gemini": Agent(
         "gemini",
@@ -205,6 +307,7 @@ SPECS = {
             Hook("AfterAgent", "stop"),
             Hook("PreCompress", "pre-compact"),
             Hook("BeforeAgent", "prompt"),
+            Hook("BeforeTool", "pre-tool", "run_shell_command"),
         ),
         {"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         {"project": "GEMINI.md", "user": ".gemini/GEMINI.md"},
@@ -241,70 +344,135 @@ class SlashCommand:
     name: str
     description: str
     prompt: str  # {args} stands for what the user typed after the command
-    user_only: bool = False  # only the user may run it (Claude: never the model on its own)
+    user_only: bool = False  # only the user may run it (Claude: never the model on its own; no Codex skill)
+    runs: tuple[str, ...] = ()  # the vibegit commands it runs: Claude Code pre-approves exactly these
+    hint: str = ""  # what the user types after it
 
+
+# Where `vibegit` is not on the agent's PATH (a desktop app), the launcher the hooks use.
+LAUNCHER_HINT = (
+    'Where `vibegit` is not found, run it as `"$(git rev-parse --git-common-dir)/vibegit/bin/vibegit"` '
+    "(the launcher the hooks use)."
+)
+_WORK = (
+    "Then work through it as the workflow protocol (in AGENTS.md, CLAUDE.md or GEMINI.md) says: the phases "
+    'R1, I, P, E, R2 (`vibegit phase P` as you move on), the plan as tasks (`vibegit task add T-001 "..."`), '
+    "each task started and done (`vibegit task start T-001`, `vibegit task done T-001`), progress and checkpoints "
+    "recorded as you go, remembered rules obeyed. When every task is done, show me the result and ask me to "
+    "confirm completion: only I decide it."
+)
+_RECORDING = ("start", "phase", "task", "context", "checkpoint", "status", "memory")
 
 SLASH_COMMANDS = (
+    SlashCommand(
+        "vibe-code",
+        "Start a vibegit workflow (vibe-code) with these words as its goal",
+        'Start a workflow for my goal below: run `vibegit start vibe-code --goal "<my goal, word for word>"` '
+        "(if it refuses because a workflow already runs here, show me its message and ask what to do). "
+        + _WORK
+        + "\n\nMy goal: {args}",
+        runs=_RECORDING,
+        hint="GOAL",
+    ),
+    SlashCommand(
+        "vibe-start",
+        "Start a vibegit workflow: its name, then its goal",
+        "Start a workflow: the first word below is its name, the rest its goal; run "
+        '`vibegit start NAME --goal "<the goal, word for word>"` (if it refuses, show me its message and ask what '
+        "to do). " + _WORK + "\n\nName and goal: {args}",
+        runs=_RECORDING,
+        hint="NAME GOAL",
+    ),
     SlashCommand(
         "vibe-state",
         "Show the vibegit workflow state (the recovery report)",
         "Run `vibegit status` in the terminal and show me the recovery report it prints: the workflow of this "
         "worktree's branch (`vibegit list` shows the others). Then wait for my answer.",
+        runs=("status", "list"),
     ),
     SlashCommand(
         "vibe-pause",
         "Pause the vibegit workflow here, with a checkpoint",
         'Pause the workflow: run `vibegit pause --action "<one line: what you were in the middle of>"` '
         "(it records a checkpoint and releases the lock), show me its output, and stop working on the workflow. {args}",
+        runs=("pause",),
     ),
     SlashCommand(
         "vibe-resume",
         "Resume the vibegit workflow of this worktree",
         "Resume the workflow: run `vibegit resume`, read the report it prints, and continue from its next step, "
         "obeying the remembered rules. {args}",
+        runs=("resume",),
     ),
     SlashCommand(
         "vibe-checkpoint",
         "Record a vibegit checkpoint (file:line and what you are doing)",
         'Record a checkpoint: run `vibegit checkpoint --file PATH --line N --action "<what you are doing>"` with '
         "the file and line you are working on, and show me its output. {args}",
+        runs=("checkpoint",),
     ),
     SlashCommand(
         "vibe-abort",
         "Abort the vibegit workflow (its progress is kept)",
         "I want to abort the workflow. If the vibegit MCP server's `abort` tool is available, call it (it asks me "
-        "to confirm); otherwise tell me to run `vibegit abort` in my own terminal. Then go back to plain "
-        "conversation. {args}",
+        "to confirm); otherwise run `vibegit abort` (your permission prompt asks me) or, if your permission prompt "
+        "cannot ask me, tell me to run `vibegit abort` in my own terminal. Then go back to plain conversation. {args}",
         user_only=True,
     ),
     SlashCommand(
         "vibe-unlock",
         "Release the vibegit workflow lock at once, ending the workflow",
         "I want to release the workflow lock. If the vibegit MCP server's `unlock` tool is available, call it "
-        "(it asks me to confirm); otherwise tell me to run `vibegit unlock` in my own terminal. Then go back to "
+        "(it asks me to confirm); otherwise run `vibegit unlock` (your permission prompt asks me) or, if your "
+        "permission prompt cannot ask me, tell me to run `vibegit unlock` in my own terminal. Then go back to "
         "plain conversation. {args}",
         user_only=True,
     ),
 )
 
 
+def commands_for(agent: Agent) -> tuple[SlashCommand, ...]:
+    """The seed's commands ``agent`` gets (Codex skills: not the user-only ones, a model may start a skill)."""
+    if agent.command_ext == "skill":
+        return tuple(c for c in SLASH_COMMANDS if not c.user_only)
+    return SLASH_COMMANDS
+
+
+def command_path(agent: Agent, scope: str, cmd: SlashCommand) -> str:
+    """Where ``cmd`` goes for ``agent`` in ``scope`` (Codex: a skill's directory)."""
+    folder = agent.commands[scope]
+    if agent.command_ext == "skill":
+        return f"{folder}/{cmd.name}/SKILL.md"
+    return f"{folder}/{cmd.name}.{agent.command_ext}"
+
+
 def command_file(agent: Agent, cmd: SlashCommand) -> str:
-    """The file that makes ``/NAME`` a custom command of ``agent``."""
+    """The file that makes ``/NAME`` a custom command of ``agent`` (Codex: the skill ``$NAME``)."""
+    prompt = f"{cmd.prompt}\n\n{LAUNCHER_HINT}"
     if agent.command_ext == "toml":  # Gemini CLI: {{args}} is what the user typed
-        prompt = cmd.prompt.replace("{args}", "{{args}}").strip()
+        prompt = prompt.replace("{args}", "{{args}}").strip()
         return (
             f"# {MARK}: 'vibegit uninstall --agent {agent.name}' removes this file\n"
             f"description = {_toml_string(cmd.description)}\n"
             f'prompt = """\n{prompt}\n"""\n'
         )
+    if agent.command_ext == "skill":  # Codex: what the user wrote after $NAME is in the same message
+        body = prompt.replace(" {args}", "").replace("{args}", f"(what I wrote after ${cmd.name})").strip()
+        lines = ["---", f"name: {cmd.name}", f"# {MARK}: 'vibegit uninstall --agent codex' removes this skill"]
+        return "\n".join([*lines, f"description: {cmd.description}", "---", "", body, ""])
     if agent.name == "claude":  # front matter, $ARGUMENTS; the user-only ones the model never runs by itself
-        prompt = cmd.prompt.replace("{args}", "$ARGUMENTS").strip()
+        prompt = prompt.replace("{args}", "$ARGUMENTS").strip()
         lines = ["---", f"# {MARK}: 'vibegit uninstall --agent claude' removes this file"]
-        lines += [f"description: {cmd.description}", "allowed-tools: Bash(vibegit *)"]
+        lines.append(f"description: {cmd.description}")
+        if cmd.hint:
+            lines.append(f"argument-hint: {cmd.hint}")
+        if cmd.runs:
+            allowed = (f"Bash(vibegit {verb})" + f", Bash(vibegit {verb} *)" for verb in cmd.runs)
+            lines.append(f"allowed-tools: {', '.join(allowed)}")
         if cmd.user_only:
             lines.append("disable-model-invocation: true")
         return "\n".join([*lines, "---", "", prompt, ""])
-    prompt = cmd.prompt.replace(" {args}", "").strip()  # Cursor: what the user typed follows the prompt
+    prompt = prompt.replace(" {args}", "").replace("{args}", "(what I typed after the command)").strip()
     return f"<!-- {MARK}: 'vibegit uninstall --agent {agent.name}' removes this file -->\n{prompt}\n"
 
 
@@ -373,11 +541,8 @@ def without_block(text: str, begin: str = BEGIN, end: str = END) -> str | None:
     return text[:start] + text[stop:]
 
 
-def codex_server_block(python: str | None) -> str:
+def codex_server_block(user_launcher: str | None) -> str:
     """The ``[mcp_servers.vibegit]`` table of Codex's config.toml."""
-    cmd = argv(python, "mcp")
+    cmd = argv(user_launcher, "mcp")
     args = ", ".join(_toml_string(a) for a in cmd[1:])
     return f'[mcp_servers.{SERVER}]\ncommand = "{cmd[0]}"\nargs = [{args}]\nstartup_timeout_sec = 30\n'
-
-
-FOREIGN_TOML_SERVER = re.compile(r'^\s*\[\s*mcp_servers\s*\.\s*"?' + SERVER + r'"?\s*\]', re.M)

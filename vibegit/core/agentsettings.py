@@ -138,6 +138,8 @@ def install(
         if present:
             text, _ = strip(text, agent, where, {hook.event}, server=False)
         text = _add_group(text, agent, where, hook.event, group)
+    if agent.name == "cursor" and entries and parse(text, agent, where).get("version") is None:
+        text = jsonc.add(text, parse(text, agent, where), 1, key="version")  # Cursor reads no file without it
     if server is not None:
         root = parse(text, agent, where)
         chain, mine = _server(root)
@@ -214,45 +216,21 @@ def status(
     return out
 
 
-def stripped_values(data: Any) -> list[Any]:
-    """What the file held before vibegit, as values: without its entries, with
-    the containers they alone filled removed, and with them kept (a file that
-    had an empty ``"hooks": {}``)."""
-    out = []
-    for keep in (False, True):
-        if not isinstance(data, dict):
-            return [data]
-        d = dict(data)
-        hooks = d.get("hooks")
-        if isinstance(hooks, dict):
-            new: dict[str, Any] = {}
-            for event, groups in hooks.items():
-                if not isinstance(groups, list):
-                    new[event] = groups
-                    continue
-                kept = []
-                for group in groups:
-                    if ours(group):
-                        continue
-                    inner = group.get("hooks") if isinstance(group, dict) else None
-                    if isinstance(inner, list) and any(ours(h) for h in inner):
-                        rest = [h for h in inner if not ours(h)]
-                        if rest:
-                            kept.append({**group, "hooks": rest})
-                        continue
-                    kept.append(group)
-                if kept or keep or not groups:
-                    new[event] = kept
-            if new or keep:
-                d["hooks"] = new
-            else:
-                del d["hooks"]
-        servers = d.get("mcpServers")
-        if isinstance(servers, dict) and is_our_server(servers.get(SERVER)):
-            others = {k: v for k, v in servers.items() if k != SERVER}
-            if others or keep:
-                d["mcpServers"] = others
-            else:
-                del d["mcpServers"]
-        out.append(d)
+def settled(value: Any) -> Any:
+    """A settings value without what vibegit's install can leave behind empty:
+    event lists and the ``hooks``/``mcpServers`` objects with nothing in them,
+    and the ``"version": 1`` it adds to Cursor's file. Uninstall gives the
+    original bytes back when the file, settled, is the original settled."""
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    hooks = out.get("hooks")
+    if isinstance(hooks, dict):
+        hooks = {event: groups for event, groups in hooks.items() if groups != []}
+        out["hooks"] = hooks
+    for key in ("hooks", "mcpServers"):
+        if out.get(key) == {}:
+            del out[key]
+    if out.get("version") == 1:
+        del out["version"]
     return out

@@ -335,6 +335,11 @@ CONFIRMED_BY_YES = "confirmation skipped with --yes (no agent)"
 CONFIRMED_BY_CLIENT = "confirmed by the user through the client"  # MCP elicitation, accepted
 
 
+def confirmed_in_prompt(label: str) -> str:
+    """The user allowed the command in ``label``'s permission prompt, which vibegit's hook made ask."""
+    return f"confirmed by the user in {label}'s permission prompt (asked by vibegit's hook)"
+
+
 def _confirmation(how: str) -> str:
     return f"Vibegit-Confirmation: {how}"
 

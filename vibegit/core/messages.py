@@ -91,6 +91,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "All tasks are done: review, then `vibegit complete`",
         "所有任务已完成：复查后执行 `vibegit complete`",
     ),
+    "report.confirm_agent": (
+        "All tasks are done: show the user the result and ask them to confirm completion (they run "
+        "`vibegit complete` in their own terminal, or answer the MCP `complete` tool's question)",
+        "所有任务已完成：向用户展示结果并请其确认完成（寸止）：由用户在自己的终端中执行 `vibegit complete`，"
+        "或回答 MCP `complete` 工具的提问",
+    ),
+    "report.answer_first": (
+        "All tasks are done; answer the open questions with the user first (`vibegit context --answer N`)",
+        "所有任务已完成；请先与用户解决待解决问题（`vibegit context --answer N`）",
+    ),
+    "report.plan_tasks": (
+        "Plan the work and add its tasks: `vibegit task add T-001 TITLE` (a workflow completes with tasks)",
+        "规划工作并添加任务：`vibegit task add T-001 TITLE`（工作流需有任务才能完成）",
+    ),
     "report.questions": ("Open questions (answer before completing):", "待解决问题（完成前需回答）："),
     "report.file": ("File", "文件"),
     "report.commit": ("Commit", "提交"),
@@ -276,8 +290,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "lifecycle.none_yet": ("none yet", "暂无"),
     "lifecycle.unknown_task": (
-        "unknown task {id!r:.70} (known: {known}); add it with 'vibegit task add'",
-        "未知任务 {id!r:.70}（已有：{known}）；用 'vibegit task add' 添加",
+        "unknown task {id!r:.70} (known: {known}); add it with 'vibegit task add ID TITLE'",
+        "未知任务 {id!r:.70}（已有：{known}）；用 'vibegit task add ID TITLE' 添加",
     ),
     "lifecycle.task_exists": ("task {id} already exists; pick another id", "任务 {id} 已存在；请换一个编号"),
     "lifecycle.task_removed": (
@@ -432,6 +446,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tool's question (nothing changed)",
         "不询问：已设置 {agent}，说明是智能体在执行此命令，它可能替用户回答；这只能由用户决定："
         "请让用户在自己的终端中执行 '{command}'，或在 vibegit MCP 工具的提问中确认（没有任何改变）",
+    ),
+    "approval.ask_complete": (
+        "vibegit: only you decide this. Allow to complete workflow '{name}' (vibegit records that you confirmed it "
+        "in {label}'s permission prompt); deny to keep it running.",
+        "vibegit：这只能由你决定。允许则完成工作流 '{name}'（vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则继续运行。",
+    ),
+    "approval.ask_abort": (
+        "vibegit: only you decide this. Allow to abort workflow '{name}' (its progress is kept; vibegit records "
+        "that you confirmed it in {label}'s permission prompt); deny to keep it.",
+        "vibegit：这只能由你决定。允许则放弃工作流 '{name}'（进度保留；vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则保留它。",
+    ),
+    "approval.ask_unlock": (
+        "vibegit: only you decide this. Allow to release the lock of workflow '{name}', ending it (vibegit records "
+        "that you confirmed it in {label}'s permission prompt); deny to keep it.",
+        "vibegit：这只能由你决定。允许则释放工作流 '{name}' 的锁并结束它（vibegit 记录为你在 {label} 的权限提示中确认）；"
+        "拒绝则保留它。",
+    ),
+    "approval.asked": (
+        "vibegit asked the user in {label}'s permission prompt; if they denied it, do not try another way: "
+        "ask them what to do.",
+        "vibegit 已在 {label} 的权限提示中询问用户；若用户拒绝，不要换别的方式执行：问用户该怎么做。",
+    ),
+    "approval.nobody_asked": (
+        "vibegit: only the user decides this, and in permission mode {mode} nobody would be asked; ask the user to "
+        "run '{command}' in their own terminal, or to confirm through the vibegit MCP tool's question",
+        "vibegit：这只能由用户决定，而在权限模式 {mode} 下不会询问任何人；请让用户在自己的终端中执行 '{command}'，"
+        "或在 vibegit MCP 工具的提问中确认",
     ),
     # -- status --
     "status.failed_line": ("❌ Workflow {name!r} failed at {at}: {error}", "❌ 工作流 {name!r} 于 {at} 失败：{error}"),
@@ -906,20 +949,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "install.update_how": ("  run '{command}' to bring it up to date", "  执行 '{command}' 更新到最新"),
     "install.hooks_in": ("hooks in {where}: {hooks}", "{where} 中的钩子：{hooks}"),
     "install.commands": ("/vibe-* commands {current}/{total} current", "/vibe-* 命令 {current}/{total} 为最新"),
+    "install.launcher_ok": (
+        "the agents' hooks start vibegit through {where} with {python}",
+        "智能体的钩子通过 {where} 用 {python} 启动 vibegit",
+    ),
+    "install.launcher_missing": (
+        "the launcher {where} is missing, so the agents' hooks do nothing; '{again}' writes it again",
+        "启动器 {where} 不存在，智能体的钩子什么也不做；'{again}' 会重新写入",
+    ),
+    "install.launcher_foreign": (
+        "{where} is not vibegit's launcher, so the agents' hooks do nothing; move it away, then '{again}'",
+        "{where} 不是 vibegit 的启动器，智能体的钩子什么也不做；请移走它，然后 '{again}'",
+    ),
+    "install.launcher_outdated": (
+        "the launcher {where} is not as install writes it (edited, or older); '{again}' writes it again",
+        "启动器 {where} 与安装写入的不同（被修改或较旧）；'{again}' 会重新写入",
+    ),
+    "install.launcher_no_vibegit": (
+        "the launcher {where} starts {python}, which cannot import vibegit: the hooks do nothing; '{again}' "
+        "writes it again",
+        "启动器 {where} 启动的 {python} 无法导入 vibegit：钩子什么也不做；'{again}' 会重新写入",
+    ),
+    "install.commands_yours": ("{names} yours (left alone)", "{names} 是你自己的（保持不动）"),
     "install.block": ("protocol block {state}", "协议块 {state}"),
     "install.server": ("MCP server {state}", "MCP 服务器 {state}"),
     "install.not_registered": ("not registered", "未注册"),
-    "install.python": (
-        "The project's hook commands start vibegit with {python} (git config {key}).",
-        "项目的钩子命令用 {python} 启动 vibegit（git config {key}）。",
-    ),
-    "install.python_gone": (" ({python} is gone)", "（{python} 已不存在）"),
-    "install.no_python": (
-        "No interpreter recorded for the project's hook commands{gone}: they run 'vibegit' from the agent's PATH, "
-        "or nothing; 'vibegit install --agent NAME' records this one.",
-        "项目的钩子命令没有记录解释器{gone}：它们运行智能体 PATH 中的 'vibegit'，否则什么也不做；"
-        "'vibegit install --agent NAME' 会记录当前这个。",
-    ),
     "install.hooks_run": (
         "Hooks in {directory} run vibegit {version} with {python}. Undo with 'vibegit uninstall'.",
         "{directory} 中的钩子用 {python} 运行 vibegit {version}。用 'vibegit uninstall' 撤销。",
@@ -975,8 +1029,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- mcp: asking the user through the client (寸止) --
     "mcp.needs_sdk": (
-        "vibegit mcp needs the MCP SDK: pip install 'vibegit[mcp]'",
-        "vibegit mcp 需要 MCP SDK：pip install 'vibegit[mcp]'",
+        "vibegit mcp needs the MCP SDK: pip install 'vibegit-state[mcp]'",
+        "vibegit mcp 需要 MCP SDK：pip install 'vibegit-state[mcp]'",
     ),
     "mcp.ask_complete": (
         "Mark the workflow {name!r} ({id}) complete ({done}/{total} tasks done)?",
@@ -1128,6 +1182,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Open questions (ask the user; record the answer with `vibegit context --answer N --reply TEXT`)",
         "待解决问题（询问用户；用 `vibegit context --answer N --reply TEXT` 记录回答）",
     ),
+    "agent.questions_elsewhere": ("Open questions", "待解决问题"),
+    "agent.short": (
+        "Record progress with the vibegit MCP server's tools (`status` shows the whole state).",
+        "用 vibegit MCP 服务器的工具记录进展（`status` 显示完整状态）。",
+    ),
     "agent.record": (
         "Record progress: `vibegit task start|done ID`, `vibegit context --last ... --next ...`, "
         "`vibegit checkpoint --file PATH --line N`; stopping: `vibegit pause --action ...`; all done: ask the user "
@@ -1135,6 +1194,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "记录进展：`vibegit task start|done ID`、`vibegit context --last ... --next ...`、"
         "`vibegit checkpoint --file PATH --line N`；中途停止：`vibegit pause --action ...`；全部完成：请用户确认（寸止）："
         "由用户自己执行 `vibegit complete`，或回答 MCP `complete` 工具的提问。",
+    ),
+    "agent.runner": (
+        "`vibegit` is not on this PATH: run it as {runner}.",
+        "此 PATH 中没有 `vibegit`：请用 {runner} 运行。",
     ),
     "agent.paused": (
         "Paused: ask the user whether to continue (`vibegit resume`).",

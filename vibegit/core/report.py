@@ -193,7 +193,19 @@ def _anchor_now(observed: Observed | None, lang: str) -> str:
     return t(f"report.{found}", lang, line=observed.line) if found else ""
 
 
-def next_step(state: State, lang: str) -> str:
+def all_done(state: State) -> bool:
+    """Every task done, and there is at least one (what ``complete`` needs of the tasks)."""
+    return bool(state.tasks) and all(x.status is TaskStatus.DONE for x in state.tasks)
+
+
+def next_step(state: State, lang: str, agent: bool = False) -> str:
+    """What comes next. With every task done that is the person's confirmation
+    (for ``agent``: asking for it), whatever "next" was recorded before; with
+    no task yet, planning them (``complete`` refuses a workflow without)."""
+    if all_done(state):
+        if state.context.pending_questions:
+            return t("report.answer_first", lang)
+        return t("report.confirm_agent" if agent else "report.all_done", lang)
     if state.context.next_action:
         return clean(state.context.next_action)
     current = state.task(state.workflow.current_task or "")
@@ -202,7 +214,7 @@ def next_step(state: State, lang: str) -> str:
     todo = next((x for x in state.tasks if x.status is not TaskStatus.DONE), None)
     if todo:
         return t("report.start_task", lang, id=todo.id, title=clean(todo.title))
-    return t("report.all_done", lang)
+    return t("report.plan_tasks", lang)
 
 
 def stop_reason(state: State) -> str:
@@ -215,7 +227,7 @@ def stop_reason(state: State) -> str:
     return (
         f"vibegit: workflow '{name}' is still running (phase {phase}{step}, "
         f"{state.completed_tasks}/{state.total_tasks} tasks done).{task} "
-        f"Next step: {next_step(state, 'en')}. Keep going. Before ending your turn: "
+        f"Next step: {next_step(state, 'en', agent=True)}. Keep going. Before ending your turn: "
         "record progress with `vibegit context --last ... --next ...`; if you need the user, "
         "record the question with `vibegit context --question ...` and ask it; to stop here, "
         "`vibegit pause --action ...`; when every task is done, ask the user to confirm completion "
@@ -291,12 +303,18 @@ def for_agent(
     observed: Observed | None = None,
     others: list[Summary] | None = None,
     elsewhere: str | None = None,
+    short: bool = False,
+    runner: str | None = None,
 ) -> str:
     """The report an agent's session starts with: what a fresh agent needs
     first (workflow, phase, current task, next step, the checkpoint as the
     working tree stands now, forbidden actions, open questions, how to
-    record), then the rest of the kanban and memory as far as the budget
-    (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder counted."""
+    record), then the other remembered rules and the kanban as far as the
+    budget (``AGENT_MAX_WORDS``, ``AGENT_MAX_BYTES``) goes, the remainder
+    counted. ``short``: only the first part, without how to record (the MCP
+    server's tools carry that). A session that does not hold the workflow
+    (``elsewhere``) is not told how to record. ``runner``: the launcher to
+    run vibegit with, where it is not on the agent's PATH."""
 
     def say(key: str, **params: object) -> str:
         return t(f"report.{key}", lang, **params)
@@ -320,7 +338,7 @@ def for_agent(
     current = state.task(state.workflow.current_task or "")
     if current is not None and current.status is not TaskStatus.DONE:
         lines.append(f"- **{agent('current')}**: {current.id}: {_short(current.title)}")
-    lines.append(f"- **{agent('next')}**: {_short(next_step(state, lang))}")
+    lines.append(f"- **{agent('next')}**: {_short(next_step(state, lang, agent=True))}")
     k = state.checkpoint
     if k is not None and (k.file or k.action):
         where = code(k.file + (":" + str(k.line) if k.line else "")) if k.file else ""
@@ -332,29 +350,39 @@ def for_agent(
     rules = [e for e in state.memory.entries if e.category is MemoryCategory.FORBIDDEN_ACTION]
     lines += [f"- 🚫 **{agent('never')}**: {_short(e.text)}" for e in rules]
     if state.context.pending_questions:
-        lines += ["", agent("questions") + ":"]
+        lines += ["", agent("questions_elsewhere" if elsewhere else "questions") + ":"]
         lines += [f"{q.id}. {_short(q.text)}" for q in state.context.pending_questions]
-    lines += ["", agent("record")]
+    if short:
+        lines += ["", agent("short")]
+    elif not elsewhere:
+        lines += ["", agent("record")]
+        if runner:
+            lines.append(agent("runner", runner=code(runner)))
     if others:
         lines.append(f"- {say('elsewhere')}: {_short(others_line(others))}")
     text = "\n".join(lines)
-    # the rest, in order of use, while it fits
-    order = (TaskStatus.DOING, TaskStatus.TODO, TaskStatus.DONE)
-    tasks = sorted(state.tasks, key=lambda x: order.index(x.status))
-    rest = [f"- {ICON[x.status]} {x.id}: {_short(x.title)}" for x in tasks]
-    text = _fill(text, f"\n\n### {agent('tasks')}", rest, template("agent.more", lang))
+    if short:
+        return _bounded(text) + "\n"
+    # the rest while it fits: the remembered rules, then the kanban in order of use
     kept = [e for e in state.memory.entries if e.category is not MemoryCategory.FORBIDDEN_ACTION]
     order_m = list(MemoryCategory)
     notes = [
         f"- **{category_label(e.category, lang)}** {_short(e.text)}"
         for e in sorted(kept, key=lambda e: order_m.index(e.category))
     ]
-    text = _fill(text, "\n\n" + say("memory"), notes, template("agent.rules_more", lang))
+    order = (TaskStatus.DOING, TaskStatus.TODO, TaskStatus.DONE)
+    tasks = sorted(state.tasks, key=lambda x: order.index(x.status))
+    rest = [f"- {ICON[x.status]} {x.id}: {_short(x.title)}" for x in tasks]
+    more, heading = template("agent.more", lang), f"\n\n### {agent('tasks')}"
+    room = f"{heading}\n{more.format(n=len(rest))}" if rest else ""  # the kanban is at least counted
+    text = _fill(text, "\n\n" + say("memory"), notes, template("agent.rules_more", lang), room)
+    text = _fill(text, heading, rest, more)
     return _bounded(text) + "\n"
 
 
-def _fill(text: str, heading: str, items: list[str], more: str) -> str:
-    """``text`` with ``heading`` and as many ``items`` as fit, and how many did not."""
+def _fill(text: str, heading: str, items: list[str], more: str, room: str = "") -> str:
+    """``text`` with ``heading`` and as many ``items`` as fit, and how many did
+    not, leaving ``room`` for what follows."""
     if not items:
         return text
     shown: list[str] = []
@@ -362,10 +390,10 @@ def _fill(text: str, heading: str, items: list[str], more: str) -> str:
         left = len(items) - i - 1
         tail = [more.format(n=left)] if left else []
         candidate = "\n".join([text + heading, *shown, item, *tail])
-        if not fits(candidate):
+        if not fits(candidate + room):
             note = more.format(n=len(items) - len(shown))
-            out = "\n".join([text + heading, *shown, note]) if shown else text + "\n" + note
-            return out if fits(out) else text
+            out = "\n".join([text + heading, *shown, note])
+            return out if fits(out + room) else text
         shown.append(item)
     return "\n".join([text + heading, *shown])
 

@@ -37,6 +37,7 @@ HOOKS = {  # hook name -> "module:function" under vibegit.handlers
     "stop": "agents:stop",
     "pre-compact": "agents:pre_compact",
     "prompt": "agents:prompt",
+    "pre-tool": "agents:pre_tool",
 }
 
 

@@ -40,13 +40,14 @@ def _agent_arg(argv: list[str]) -> str:
 
 
 def read_input() -> Any:
-    """The agent's JSON on stdin; None when it is not JSON (no stdin: an empty object)."""
+    """The agent's JSON on stdin; None when there is none (a terminal, empty
+    input) or it is not JSON: no agent sent it, so no hook acts on it."""
     stdin = sys.stdin
     if stdin is None or stdin.isatty():
-        return {}
+        return None
     raw = stdin.buffer.read(MAX_INPUT) if hasattr(stdin, "buffer") else stdin.read(MAX_INPUT).encode()
     try:
-        return json.loads(raw.decode("utf-8", errors="replace") or "{}")
+        return json.loads(raw.decode("utf-8", errors="replace")) if raw.strip() else None
     except ValueError:
         return None
 
@@ -146,7 +147,34 @@ def _record_session(found: Found, data: dict[str, Any], agent: str) -> None:
         return
 
 
-def _report(found: Found) -> str:
+def _cursor_runs_its_own(argv: list[str], agent: str, data: Any) -> bool:
+    """Cursor also runs Claude Code's hooks: where it has vibegit's own, Claude
+    Code's stay silent for it (one report a session, one question a command)."""
+    if agent != "cursor" or _agent_arg(argv) == "cursor" or not isinstance(data, dict):
+        return False
+    from vibegit import app
+    from vibegit.infra import agentfiles
+
+    try:
+        return agentfiles.has_own_hooks(app.enter(_workdir(data)).repo, "cursor")
+    except VibegitError:
+        return False
+
+
+def _runner(found: Found) -> str | None:
+    """The launcher to name where ``vibegit`` is not on the agent's PATH (a desktop app's); None where it is."""
+    from vibegit.core.agents import LAUNCHER_REL
+    from vibegit.infra import fs
+
+    path = os.environ.get("PATH", "")
+    if any(os.access(os.path.join(d or ".", "vibegit"), os.X_OK) for d in path.split(os.pathsep)):
+        return None
+    if fs.lstat(found.ctx.repo.common_dir, LAUNCHER_REL) is None:
+        return None
+    return str(found.ctx.repo.common_dir / LAUNCHER_REL)
+
+
+def _report(found: Found, short: bool = False) -> str:
     from vibegit.core import report
     from vibegit.infra import snapshot
 
@@ -154,7 +182,9 @@ def _report(found: Found) -> str:
         observed = snapshot.observe(found.ctx.repo, found.state, compare=False)  # the line as it stands now
     except Exception:
         observed = None
-    return report.for_agent(found.state, found.ctx.settings.lang, observed, found.others, found.elsewhere).rstrip("\n")
+    lang = found.ctx.settings.lang
+    text = report.for_agent(found.state, lang, observed, found.others, found.elsewhere, short, _runner(found))
+    return text.rstrip("\n")
 
 
 def _emit(text: str) -> None:
@@ -164,9 +194,11 @@ def _emit(text: str) -> None:
 
 
 def session_start(argv: list[str]) -> int:
-    """``vibegit hook session-start --agent NAME``: the report becomes the new
-    session's context. A session on a machine or worktree that does not hold
-    the workflow records nothing and is told where it runs."""
+    """``vibegit hook session-start --agent NAME [--mcp]``: the report becomes
+    the new session's context; with ``--mcp`` (the MCP server is installed:
+    its tools carry the how-to) the short one, except after a compaction. A
+    session on a machine or worktree that does not hold the workflow records
+    nothing and is told where it runs."""
     from vibegit.core import agentturn
 
     agent = _agent_arg(argv)
@@ -174,9 +206,9 @@ def session_start(argv: list[str]) -> int:
     try:
         data = read_input()
         agent = agentturn.payload(agent, data).agent
-        found = _load(data) if data is not None else None
+        found = _load(data) if data is not None and not _cursor_runs_its_own(argv, agent, data) else None
         if found is not None:
-            text = _report(found)
+            text = _report(found, short="--mcp" in argv and data.get("source") != "compact")
             if found.elsewhere is None:
                 try:
                     _record_session(found, data, agent)
@@ -198,19 +230,26 @@ def stop(argv: list[str]) -> int:
     from vibegit.core import agentturn
 
     agent = _agent_arg(argv)
+    out = ""
     try:
         data = read_input()
         p = agentturn.payload(agent, data)
-        if not p.valid or p.looping:
-            return OK  # bad input, or already continuing because of a stop hook: never loop
-        found = _load(data)
-        if found is None:
-            return OK
-        reason = agentturn.stop_decision(found.state, p, found.elsewhere)
+        agent = p.agent
+        quiet = not p.valid or p.looping or _cursor_runs_its_own(argv, agent, data)  # bad input, the loop guard
+        found = None if quiet else _load(data)
+        if found is not None:
+            from vibegit.infra import approvals
+
+            approvals.clear(found.ctx.repo, agent)  # the turn ends: what the person allowed has run
+        reason = agentturn.stop_decision(found.state, p, found.elsewhere) if found is not None else None
+        if reason is not None and found is not None:
+            reason = agentturn.with_runner(reason, _runner(found))
         if reason is not None:
-            _emit(agentturn.continue_output(p, reason))
+            out = agentturn.continue_output(p, reason)
     except Exception:
         _log(f"stop --agent {agent}")
+        out = ""
+    _emit(out or agentturn.let_stop_output(agent))
     return OK
 
 
@@ -262,6 +301,63 @@ def prompt(argv: list[str]) -> int:
         text = ""
     _emit(agentturn.context_output(agent, "BeforeAgent", text))
     return OK
+
+
+def pre_tool(argv: list[str]) -> int:
+    """``vibegit hook pre-tool --agent NAME`` (Claude Code PreToolUse on Bash,
+    Gemini CLI BeforeTool on run_shell_command, Cursor beforeShellExecution):
+    before a shell command that may run ``vibegit complete|abort|unlock``, the
+    agent asks the person, and the approval it leaves lets that one command
+    record "confirmed in <agent>'s permission prompt". Where the agent would
+    not ask a person (Claude Code's auto, dontAsk and bypassPermissions
+    modes) the command is refused with how the user decides instead."""
+    from vibegit.core import agentturn
+
+    agent = _agent_arg(argv)
+    out = ""
+    try:
+        data = read_input()
+        call = agentturn.shell_call(agent, data)
+        agent = call.agent if call is not None else agent
+        decision = agentturn.decision_in(call.command) if call is not None else None
+        if decision is not None and _cursor_runs_its_own(argv, agent, data):
+            decision = None
+        if call is not None and decision is not None:
+            out = _ask_person(call, decision, data)
+    except Exception:
+        _log(f"pre-tool --agent {agent}")
+        out = ""
+    _emit(out or agentturn.no_opinion(agent))
+    return OK
+
+
+def _ask_person(call: Any, decision: tuple[str, str | None], data: Any) -> str:
+    """The agent's question to the person (and the approval it leaves), or a refusal; "" to stay out of it."""
+    import time
+
+    from vibegit import app
+    from vibegit.core import agentturn, workflows
+    from vibegit.core.agents import SPECS
+    from vibegit.core.messages import t
+    from vibegit.infra import approvals, store
+
+    verb, given = decision
+    try:
+        h = app.enter(_workdir(data))
+        e = app.facts(h)
+        target = workflows.choose(store.read_state(h.repo, h.settings).index, e, given)
+    except VibegitError:
+        return ""  # no repository, no such workflow: the command itself says so
+    if target is None or not target.active:
+        return ""
+    label, name = SPECS[call.agent].label, clean(target.name)
+    command = f"vibegit {verb} --workflow {target.id}"
+    if call.mode and call.mode not in agentturn.ASKED_MODES:
+        why = t("approval.nobody_asked", mode=clean(call.mode)[:30], command=command)
+        return agentturn.permission_output(call.agent, "deny", why, why)
+    approvals.leave(h.repo, call.agent, verb, target.id, call.session, time.time())
+    question = t(f"approval.ask_{verb}", name=name, label=label)
+    return agentturn.permission_output(call.agent, "ask", question, t("approval.asked", label=label))
 
 
 # -- agent-instructions ---------------------------------------------------------

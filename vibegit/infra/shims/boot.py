@@ -1,12 +1,10 @@
-import sys
-if sys.path[0] == "":  # -c put the directory git runs hooks in first: a vibegit/ there (.git/vibegit/) would shadow the package
-    del sys.path[0]
+import sys;sys.path[:] = [x for x in sys.path if x]  # agents.UNSHADOW: no directory git runs it from shadows vibegit
 try:
     from vibegit.main import main
     import vibegit.handlers
 except Exception as err:
     why = "cannot import vibegit with %s (%s)" % (sys.executable, err)
-    fix = "install it again (%s -m pip install vibegit, then vibegit install)" % sys.executable
+    fix = "install it again (%s -m pip install vibegit-state, then vibegit install)" % sys.executable
     if sys.argv[1] not in ("pre-commit", "reference-transaction"):
         sys.stderr.write("vibegit: %s hook skipped: %s; %s\n" % (sys.argv[1], why, fix))
         sys.exit(0)

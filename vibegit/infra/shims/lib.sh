@@ -133,7 +133,7 @@ python_of_vibegit() {  # $python: the interpreter the vibegit script on PATH nam
 }
 
 cannot_run() {  # $1: why vibegit cannot run; the lock check fails closed (exit 1), the other hooks let git go on
-	fix="install it again ('pip install vibegit', then 'vibegit install')"
+	fix="install it again ('pip install vibegit-state', then 'vibegit install')"
 	case $hook in pre-commit | reference-transaction) ;; *)
 		echo "vibegit: $hook hook skipped: $1; $fix" >&2
 		return 0 ;;
