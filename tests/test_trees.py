@@ -100,6 +100,7 @@ def test_git_processes_per_command(dirty_repo: Path, vg: VG, monkeypatch: pytest
     assert vg("start", "vibe-code", "--goal", "g").code == 0
     event = ["rev-parse", "config", "cat-file", "update-ref"]
     assert git_processes(vg, monkeypatch, trace, "task", "add", "T-1", "x") == sorted(event)
+    assert git_processes(vg, monkeypatch, trace, "phase", "E") == sorted(event)  # its learning reads nothing more
     read = event[:3]
     snap = ["add", "diff-index", "write-tree"]  # HEAD's tree comes from cat-file; the last two run at once
     assert git_processes(vg, monkeypatch, trace, "checkpoint") == sorted([*event, *snap])

@@ -41,7 +41,7 @@ class Context:
     """The repository a command runs in, with its settings."""
 
     repo: git.Repo
-    config: dict[str, str]
+    config: git.Config
     settings: Settings
 
 
@@ -62,7 +62,7 @@ class _Kept:
     repo: git.Repo
     files: list[Path] | None  # None: not to be told by the files (git.config_files)
     stamp: tuple[object, ...]
-    config: dict[str, str]
+    config: git.Config
 
 
 _kept: dict[str, _Kept] | None = None  # by directory; None: one command in this process
@@ -77,7 +77,7 @@ def stay_resident() -> None:
     _kept = {}
 
 
-def _found(cwd: Path | None) -> tuple[git.Repo, dict[str, str]]:
+def _found(cwd: Path | None) -> tuple[git.Repo, git.Config]:
     kept = _kept
     try:
         here = os.getcwd() if kept is not None and cwd is None else None
@@ -88,13 +88,13 @@ def _found(cwd: Path | None) -> tuple[git.Repo, dict[str, str]]:
         return repo, git.read_config(repo)
     known = kept.get(here)
     if known is not None and known.files is not None and git.stamp(known.files) == known.stamp:
-        return known.repo, dict(known.config)
+        return known.repo, known.config.copy()
     repo = known.repo if known is not None else git.find_repo()
     files = git.config_files(repo)
     stamp = git.stamp(files) if files is not None else ()  # before the read: a write meanwhile shows next time
     config = git.read_config(repo)
     kept[here] = _Kept(repo, files, stamp, config)
-    return repo, dict(config)
+    return repo, config.copy()
 
 
 def enter(cwd: Path | None = None) -> Context:
@@ -325,10 +325,13 @@ def state_of(ctx: Context, e: Env, given: str | None) -> State:
     return store.flow(ctx.repo, git.reader(ctx.repo), loaded, target.id).state
 
 
-def event(rule: Callable[..., tuple[State, Event]], *args: object, workflow: str | None = None) -> Written:
-    """Enter the repository and record ``rule(state, facts, *args)`` on the
-    newest state of the workflow ``--workflow`` names, else this worktree's."""
-    ctx = enter()
+def event(
+    rule: Callable[..., tuple[State, Event]], *args: object, workflow: str | None = None, ctx: Context | None = None
+) -> Written:
+    """Enter the repository (unless ``ctx``: entered already) and record
+    ``rule(state, facts, *args)`` on the newest state of the workflow
+    ``--workflow`` names, else this worktree's."""
+    ctx = ctx or enter()
     e = facts(ctx)
     target = current(ctx, e, workflow)
     return record(ctx, lambda s: rule(s, e, *args), e, workflow=target.id if target else None)

@@ -23,11 +23,12 @@ from vibegit.infra import mirror, store, worktree
 MAX_SHOWN = 20
 
 
-def learn(quiet: bool = False) -> int:
-    """``vibegit learn``; ``quiet`` (phase exits) says nothing when nothing changed."""
-    ctx = app.enter()
+def learn(quiet: bool = False, ctx: app.Context | None = None) -> int:
+    """``vibegit learn``; ``quiet`` (phase exits) says nothing when nothing
+    changed; ``ctx``: the repository the command that learns entered already."""
+    ctx = ctx or app.enter()
     mirror_dir = ctx.settings.mirror_dir
-    docs = worktree.learn_setting(ctx.repo, mirror_dir)
+    docs = worktree.learn_setting(ctx.config, mirror_dir)
     if docs is None:
         if not quiet:
             app.say(t("learn.off"))
@@ -68,10 +69,10 @@ def show_taken(taken: list[MemoryEntry]) -> None:
     app.say(t("learn.see_list"))
 
 
-def after_phase() -> None:
+def after_phase(ctx: app.Context) -> None:
     """Phase exits learn too (the skill's onPhaseExit → watchDocs); a failure
     here never undoes the phase change that is already recorded."""
     try:
-        learn(quiet=True)
+        learn(quiet=True, ctx=ctx)
     except (VibegitError, OSError) as err:
         app.warn(t("learn.after_phase_failed", error=err))

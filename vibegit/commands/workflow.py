@@ -62,7 +62,7 @@ def adopt() -> int:
         )
     from vibegit.commands.learn import learn
 
-    learn(quiet=True)  # the set-up's conventions and decisions are rules: learned at once
+    learn(quiet=True, ctx=ctx)  # the set-up's conventions and decisions are rules: learned at once
     if report.is_active(state):
         app.show_report(ctx, app.state_of(ctx, e, state.workflow.id), None, e.head)
     return OK
@@ -82,10 +82,11 @@ def phase(to: str, step: str | None, workflow: str | None = None) -> int:
         target = Phase(to.upper())
     except ValueError:
         raise BadInput(t("cmd.bad_phase", phase=to)) from None
-    app.event(lifecycle.phase, target, step, workflow=workflow)
+    ctx = app.enter()
+    app.event(lifecycle.phase, target, step, workflow=workflow, ctx=ctx)
     from vibegit.commands.learn import after_phase
 
-    after_phase()  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
+    after_phase(ctx)  # the skill's onPhaseExit: learn from changed docs (silent when none changed)
     return OK
 
 

@@ -213,19 +213,43 @@ def _early_for(repo: Repo) -> str | None:
     return next((where for found, where in _found_here if found == repo), None)
 
 
-def read_config(repo: Repo) -> dict[str, str]:
+class Config(dict[str, str]):
+    """Settings as ``read_config`` reads them: each key's last value (how git
+    reads a single-valued setting), and ``every`` value of a multi-valued one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._every: dict[str, list[str]] = {}
+
+    def add(self, key: str, value: str) -> None:
+        self[key] = value
+        self._every.setdefault(key, []).append(value)
+
+    def copy(self) -> Config:
+        """One of its own: a caller may change it."""
+        other = Config()
+        other.update(self)
+        other._every = {key: list(values) for key, values in self._every.items()}
+        return other
+
+    def every(self, key: str) -> list[str]:
+        """Every value of ``key``, in git's order (``git config --get-all``, without a process)."""
+        return list(self._every.get(key, ()))
+
+
+def read_config(repo: Repo) -> Config:
     """Every ``vibegit.*`` and ``user.*`` setting, each branch's remote, each
     remote's URL and the few of git's that vibegit reads (core.hooksPath,
     git-lfs's filter), in one
     process; section and key lower-cased as git does (a branch name keeps its case)."""
     proc = run(READ_CONFIG, cwd=repo.toplevel, check=False, early=_early_for(repo))
-    config: dict[str, str] = {}
+    config = Config()
     for item in proc.stdout.decode(errors="replace").split("\0"):
         if item:
             key, _, value = item.partition("\n")
             section, dot, rest = key.partition(".")
             middle, _, name = rest.rpartition(".")
-            config[f"{section.lower()}{dot}{middle}{'.' if middle else ''}{name.lower()}"] = value
+            config.add(f"{section.lower()}{dot}{middle}{'.' if middle else ''}{name.lower()}", value)
     return config
 
 

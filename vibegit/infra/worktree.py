@@ -60,11 +60,11 @@ def anchor(top_dir: Path, file: str | None, line: int | None, action: str | None
     return Checkpoint(file=rel, line=line, line_text=text, action=action)
 
 
-def learn_setting(repo: git.Repo, mirror_dir: str) -> tuple[str, ...] | None:
+def learn_setting(config: git.Config, mirror_dir: str) -> tuple[str, ...] | None:
     """The docs to learn from: ``git config vibegit.learn`` (several values or
     comma-separated; "" or false switches learning off), else the older
     ``vibegit.learn.docs``, else the defaults. None: learning is off."""
-    values = git.config_values(repo, "vibegit.learn") or git.config_values(repo, "vibegit.learn.docs")
+    values = config.every("vibegit.learn") or config.every("vibegit.learn.docs")
     docs = watched(values or None, mirror_dir)  # [""]: set to nothing (off); []: unset
     for doc in docs or ():
         check_relative_path(doc, t("learn.setting", doc=doc))
