@@ -466,6 +466,9 @@ def test_a_teammates_clone_is_told_whose_workflow_it_sees(tmp_path: Path, m: Mac
     report = m.ok("bob", bob, "status").out
     assert "Continue?" not in report and f"**Held by** alice:{alice}" in report and "`vibegit resume`" in report
     assert "Continue?" in m.ok("alice", alice, "status").out
+    listed = m.ok("bob", bob, "list").out.splitlines()
+    assert listed[1].startswith("~ ") and "running in another clone" in listed[-1]  # not "this worktree's"
+    assert m.ok("alice", alice, "list").out.splitlines()[1].startswith("* ")
     m.ok("bob", bob, "start", "search", "--goal", "bob's")  # one of his own beside it
     assert "Continue?" in m.ok("bob", bob, "status").out
     carol = clone(remote, tmp_path / "carol")  # the advice, followed: she takes alice's over

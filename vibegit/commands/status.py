@@ -62,19 +62,22 @@ def list_(as_json: bool) -> int:
     if not listed:
         app.say(t("cmd.no_workflows"))
         return OK
-    here = workflows.shown_here(tuple(listed), app.facts(ctx))
+    e = app.facts(ctx)
+    here = workflows.shown_here(tuple(listed), e)
+    # bound to this branch but running in another clone (a teammate's): not this worktree's to work on
+    theirs = here is not None and here.status is Status.RUNNING and bool(here.host) and not here.held_here(e)
     rows = [("", "ID", "NAME", "STATUS", "WHERE", "PHASE", "TASKS", "HELD BY", "LAST EVENT")]
     for s in listed:
         phase = f"{s.phase.value}{'/' + s.step if s.step else ''}" if s.phase else "-"
         held = f"{s.host}:{s.holder}" if s.host else "-"
-        mark = "*" if here is not None and s.id == here.id else ""
+        mark = ("~" if theirs else "*") if here is not None and s.id == here.id else ""
         rows.append((mark, s.id, s.name, s.status.value, s.where(), phase, f"{s.done}/{s.total}", held, s.updated_at))
     shown = [[clean(v) for v in row] for row in rows]
     widths = [max(width(row[i]) for row in shown) for i in range(len(rows[0]))]
     for row in shown:
         app.say("  ".join(v + " " * (w - width(v)) for v, w in zip(row, widths, strict=True)).rstrip())
     if here is not None:
-        app.say(t("cmd.this_worktree"))
+        app.say(t("cmd.held_elsewhere_here" if theirs else "cmd.this_worktree"))
     return OK
 
 

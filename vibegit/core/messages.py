@@ -537,6 +537,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "尚无工作流。用 'vibegit start WORKFLOW --goal TEXT' 开始一个。",
     ),
     "cmd.this_worktree": ("* this worktree's workflow", "* 此工作区的工作流"),
+    "cmd.held_elsewhere_here": (
+        "~ the workflow of this worktree's branch, running in another clone ('vibegit resume' takes it over here)",
+        "~ 此工作区分支的工作流，正在另一个克隆中运行（'vibegit resume' 可在此接管）",
+    ),
     "cmd.no_events": ("No events yet.", "尚无事件。"),
     "cmd.running_here": ("The workflow is already running here; nothing to resume.", "工作流已在此处运行；无需恢复。"),
     "cmd.took_over": (
