@@ -182,7 +182,9 @@ def build() -> Any:
     server = FastMCP("vibegit", lifespan=lifespan)
 
     def tool(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return server.tool(name=name, annotations=ToolAnnotations(**HINTS[name]), structured_output=False)
+        decorate: Callable[[Callable[..., Any]], Callable[..., Any]]
+        decorate = server.tool(name=name, annotations=ToolAnnotations(**HINTS[name]), structured_output=False)
+        return decorate
 
     # The CLI's help, where a name alone does not say it.
     Workflow = Annotated[
@@ -376,7 +378,7 @@ def build() -> Any:
         asked, name = await confirmed(ctx, "unlock", workflow)
         return await act("unlock", workflow, asked, name, lambda: workflow_.unlock(False, reason, asked, confirmed_by))
 
-    @server.resource("vibegit://state", mime_type="application/json")
+    @server.resource("vibegit://state", mime_type="application/json")  # type: ignore[untyped-decorator]  # the SDK's
     async def state() -> str:
         """This worktree's workflow state (the status --json shape)."""
         return str(await anyio.to_thread.run_sync(lambda: _run("state", lambda: status_.status(True, None, None))))

@@ -709,7 +709,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
     try:
-        return tomllib.loads(text)
+        tables: dict[str, Any] = tomllib.loads(text)
+        return tables
     except tomllib.TOMLDecodeError as err:
         raise BadInput(f"{where}: not valid TOML: {err}") from None
 

@@ -22,7 +22,7 @@ class Unsure(Exception):
     """Not the shape read and emit know: PyYAML decides."""
 
 
-Keys = tuple  # keys and list indexes from the root, e.g. ("entries", 3, "id")
+Keys = tuple[str | int, ...]  # keys and list indexes from the root, e.g. ("entries", 3, "id")
 
 
 def read(text: str) -> tuple[dict[str, object], dict[Keys, int]]:

@@ -96,7 +96,7 @@ class Loaded:
 
 
 def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry, ...]:
-    known = _parsed.get((rev, TREE))  # a tree never changes: an event reads workflows/ three times
+    known: tuple[git.TreeEntry, ...] | None = _parsed.get((rev, TREE))  # a tree never changes: read once
     if known is not None:
         return known
     found = cat.get(rev)

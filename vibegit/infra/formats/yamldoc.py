@@ -46,7 +46,7 @@ def _pyyaml() -> tuple[Any, Any, Any]:
 
         base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it: 20x faster
 
-        class Loader(base):
+        class Loader(base):  # type: ignore[misc]  # PyYAML's loaders are untyped
             """Safe loader; plain scalars stay strings but for null, booleans and
             integers (so ``step: 4.3`` and timestamps stay text). Aliases are refused
             after composing (``_no_aliases``): libyaml shares the node of an alias, so
