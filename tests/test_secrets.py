@@ -193,3 +193,69 @@ def test_redaction_reaches_every_workflow_and_keeps_the_others_as_they_were(tmp_
     resumed = m.ok("desktop", desktop, "resume")
     assert "Not restored: config/dev.env: looked like a credential" in resumed.out
     assert not (desktop / "config" / "dev.env").exists()
+
+
+def test_a_commit_never_pushed_is_scanned_whatever_the_checkpoint_commit(tmp_path: Path, m: Machines) -> None:
+    """A credential committed by mistake and reset away, or on a branch never
+    pushed, travels in the snapshot (the working tree) though the checkpoint's
+    commit holds it: the remote does not have it, so it is scanned."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "deploy.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
+    git(laptop, "add", "deploy.env")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "oops")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")  # the snapshot's base is the commit that holds the key
+    git(laptop, "reset", "-q", "--hard", "HEAD~1")  # reset away: on no branch any more
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "deploy.env:2: looks like a AWS access key id" in refused.err, refused.err
+    assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+    assert m("laptop", laptop, "secrets", "check").code == 1
+
+    redacted = m.ok("laptop", laptop, "sync", "--redact")  # the commit's own version is no cleaner: left out
+    assert "Left out of the snapshot: deploy.env" in redacted.out and "Pushed" in redacted.out
+    assert git(remote, "log", "-p", "-S", AWS, "vibegit/state") == ""
+    assert not git(remote, "ls-tree", "-r", "--name-only", "vibegit/state").count("deploy.env")
+
+
+def test_a_branch_never_pushed_is_new_until_it_is_pushed(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "switch", "-q", "-c", "feat")
+    (laptop / "tests").mkdir()
+    (laptop / "tests" / "fixture.env").write_text(f"GITHUB_TOKEN={GHP}\n")  # a test key, committed on purpose
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-q", "-m", "fixtures")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "tests/fixture.env:1: looks like a GitHub token" in refused.err, refused.err
+    assert "README.md" not in refused.err
+
+    git(laptop, "push", "-q", "-u", "origin", "feat")  # now the remote has it: nothing new there
+    assert "Pushed vibegit/state to origin" in m.ok("laptop", laptop, "sync").out
+    assert GHP in git(remote, "show", workflow_path(remote, "snapshot/tests/fixture.env"))
+
+
+def test_a_credential_in_a_file_name_is_refused_and_left_out(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    keys = laptop / "keys" / GHP  # a directory named by the token, an empty file in it (a blob the remote has)
+    keys.mkdir(parents=True)
+    (keys / "note.txt").write_text("")
+    (laptop / "empty").write_text("")
+    git(laptop, "add", "empty")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "an empty file")
+    git(laptop, "push", "-q", "origin", "main")
+    (laptop / "notes.txt").write_text("plain work\n")
+    m.ok("laptop", laptop, "checkpoint")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "keys/[REDACTED] (its name): looks like a GitHub token" in refused.err, refused.err
+    assert GHP not in refused.err  # the name is shown redacted
+    assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+
+    redacted = m.ok("laptop", laptop, "sync", "--redact")
+    assert "Pushed" in redacted.out and GHP not in redacted.out
+    assert GHP not in git(remote, "ls-tree", "-r", "--name-only", "vibegit/state")
+    assert git(remote, "show", workflow_path(remote, "snapshot/notes.txt")) == "plain work"
+    assert (keys / "note.txt").exists()  # the user's files are theirs

@@ -97,16 +97,30 @@ def run(
     return proc
 
 
-def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]]:
-    """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
-    they come, in lists of those complete in each read: a long output is
-    never held whole. A failure is a GitError."""
-    proc = _start(list(args), repo.toplevel, stdout=PIPE, stderr=PIPE)
+def fields(
+    repo: Repo, *args: str, piece: int = 1 << 16, sep: bytes = b"\0", input: bytes | None = None
+) -> Iterator[list[bytes]]:
+    """The NUL-separated fields of ``git ARGS``'s output (``-z``; or lines,
+    ``sep``), read as they come, in lists of those complete in each read: a
+    long output is never held whole. ``input``: its standard input, for a
+    command that reads all of it before it answers (``rev-list --stdin``).
+    A failure is a GitError."""
+    proc = _start(list(args), repo.toplevel, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
     assert proc.stdout and proc.stderr
+    if proc.stdin is not None:
+        try:
+            proc.stdin.write(input or b"")
+        except BrokenPipeError:
+            pass  # git stopped reading: its exit code and stderr say why
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     rest = b""
     try:
         while data := proc.stdout.read(piece):
-            *done, rest = (rest + data).split(b"\0")
+            *done, rest = (rest + data).split(sep)
             if done:
                 yield done
         said = proc.stderr.read()

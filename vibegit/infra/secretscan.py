@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 
@@ -52,12 +52,14 @@ class Finding(NamedTuple):
     source: str  # "snapshot", "state" or "message"
     oid: str  # the blob or commit holding it
     snapshot: str = ""  # the snapshot tree, for a file of a snapshot
+    entry: str = ""  # a name that looks like one: the path it ends (``path`` shows it redacted)
 
     def where(self, settings: Settings) -> str:
+        at = " (its name)" if self.entry else f":{self.line}"
         if self.source == "snapshot":
-            return f"{self.path}:{self.line}"
+            return f"{self.path}{at}"
         if self.source == "state":
-            return f"{settings.state_branch}:{self.path}:{self.line}"
+            return f"{settings.state_branch}:{self.path}{at}"
         return f"commit {self.oid[:10]} message:{self.line}"
 
     @property
@@ -118,175 +120,112 @@ def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
 
 
 class Blob(NamedTuple):
+    """An object a push would make reachable on the remote for the first time
+    (a blob, or a tree: its entries' names are scanned)."""
+
     oid: str
-    path: str
+    path: str  # in its snapshot (a snapshot's own root: ""), else in the state tree
     source: str  # "snapshot" or "state"
-    snapshot: str = ""  # the snapshot tree a snapshot file is in
-    base: str = ""  # the tree that snapshot was taken on ("" unknown)
-    added: bool = False  # a path the base does not have
+    snapshot: str = ""  # the snapshot tree it is in
 
 
 class Scope(NamedTuple):
-    commits: list[str]  # state commits the remote does not have, oldest first
-    blobs: list[Blob]  # what in them is new, each blob once
+    commits: list[str]  # commits the remote does not have, oldest first
+    blobs: list[Blob]  # the blobs and trees in them the remote does not have, each once
+    snapshots: list[str]  # the snapshot trees among them
 
 
-def pushed_tips(repo: git.Repo, settings: Settings) -> list[str]:
-    """Every fetched copy of the state branch: what the remotes have."""
-    raw = repo.out("for-each-ref", "--format=%(objectname)", git.REMOTE_NS, f"refs/remotes/*/{settings.state_branch}")
-    return sorted(set(raw.split()))
+def known(repo: git.Repo, remote: str | None) -> list[str]:
+    """What ``remote`` is known here to have: what its remote-tracking refs
+    (``refs/remotes/REMOTE/*``) and vibegit's copy of its state branch
+    (``refs/vibegit/remote/REMOTE``) point at, as last fetched or pushed.
+    None, a URL or a name of no remote: nothing."""
+    if not remote:
+        return []
+    tracking, copy = f"refs/remotes/{remote}/", f"{git.REMOTE_NS}{remote}"
+    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", tracking.rstrip("/"), copy)
+    found = {
+        oid
+        for oid, _, ref in (line.partition(" ") for line in raw.splitlines())
+        if ref == copy or ref.startswith(tracking)
+    }
+    return sorted(found)
 
 
-def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
-    found = cat.get(tree)
-    if found is None or found[0] != "tree":
-        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
-    for e in git.parse_tree(repo, found[2]):
-        path = prefix + e.name
-        if path in skip:
-            continue
-        if e.mode == "40000":
-            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
-        elif e.mode != "160000":
-            yield e.oid, path
+def state_remote(repo: git.Repo, settings: Settings) -> str | None:
+    """The remote the state branch is pushed to, None when that cannot be told (then nothing is taken as theirs)."""
+    from vibegit.infra import remote
 
-
-def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple[str, str, bool]]:
-    """(blob, path, added) of the files ``snap`` changes against ``base_tree``; a file only moved is not one."""
-    from vibegit.infra import snapshot
-
-    diff = snapshot.diff(repo, base_tree or snapshot.empty_tree(repo), snap)
-    gone = {c.old.oid for c in diff.values() if c.old is not None and c.new is None}
-    for path, change in sorted(diff.items()):
-        new = change.new
-        if new is None or new.mode == "160000":
-            continue
-        if change.old is None and new.oid in gone:
-            continue  # moved, content unchanged
-        yield new.oid, path, change.old is None
-
-
-def _in_snapshot(path: str) -> bool:
-    """A path inside a snapshot tree (``snapshot/`` at the root, or ``workflows/<id>/snapshot/``)."""
-    head, _, rest = path.partition("/")
-    if head == "snapshot":
-        return bool(rest)
-    parts = path.split("/", 3)
-    return len(parts) == 4 and parts[0] == "workflows" and parts[2] == "snapshot"
-
-
-class _Commit(NamedTuple):
-    oid: str
-    first_parent: str  # "" for a root commit
-    state: list[tuple[str, str]]  # (blob, path) it adds or changes outside its snapshots
-    snapshots_changed: bool  # a snapshot tree it adds or changes
-
-
-def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commit]:
-    """The commits pushing ``tip`` would publish, oldest first (parents before
-    children), each with what it changes against its first parent: one
-    ``git log``, read as it comes, whatever the history's length."""
-    groups = git.fields(
-        repo,
-        "log",
-        "--raw",
-        "-r",
-        "-t",
-        "-z",
-        "--no-renames",
-        "--no-abbrev",
-        "--no-color",
-        "--no-show-signature",
-        "--root",
-        "--diff-merges=first-parent",
-        "--topo-order",
-        "--reverse",
-        "--format=%x00commit %H %P",
-        tip,
-        "--not",
-        *pushed,
-        "--",
-    )
-    width = len(repo.null_oid)  # ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
-    none = repo.null_oid.encode()
-    commit: _Commit | None = None
-    record = b""  # a change whose path is the next field
-    paths: dict[bytes, tuple[str, bool, bool]] = {}  # path: (text, a snapshot tree's, inside one); the same recur
-    for group in groups:
-        for field in group:
-            if record:
-                mode, oid, record = record[8:14], record[16 + width : 16 + 2 * width], b""
-                if commit is None or oid == none or mode == b"160000":
-                    continue
-                known = paths.get(field)
-                if known is None:
-                    path = field.decode(errors="surrogateescape")
-                    known = paths[field] = (path, _is_snapshot_root(path), _in_snapshot(path))
-                if mode == b"040000":
-                    if known[1] and not commit.snapshots_changed:
-                        commit = commit._replace(snapshots_changed=True)
-                elif not known[2]:
-                    commit.state.append((oid.decode(), known[0]))
-                continue
-            field = field.lstrip(b"\n")
-            if field.startswith(b":"):
-                record = field
-            elif field.startswith(b"commit "):
-                if commit is not None:
-                    yield commit
-                ids = field.decode().split()[1:]
-                commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
-    if commit is not None:
-        yield commit
+    try:
+        return remote.state_remote(repo, settings)
+    except BadInput:
+        return None
 
 
 def _is_snapshot_root(path: str) -> bool:
+    """Where store.snapshots finds a snapshot: ``snapshot`` at the root, or ``workflows/<id>/snapshot``."""
     return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
-def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str, cleared: Sequence[str] = ()) -> Scope:
-    """What pushing ``tip`` would publish that the remote's copies lack (and
-    that the history of ``cleared`` commits lacks, taken as theirs). A
-    commit whose first parent is new too adds only what it changes; the others
-    are read whole."""
-    pushed = sorted({*pushed_tips(repo, settings), *cleared})
-    commits = _new_commits(repo, tip, pushed)
-    first = next(commits, None)
-    if first is None:
-        return Scope([], [])
-    from vibegit.infra import store  # the state model and formats: only when there is something to scan
+def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Sequence[str]) -> Iterator[tuple[str, bytes | None]]:
+    """What pushing ``tip`` would make reachable on a remote that has
+    ``have`` (commits and what they reach; the trees of those named are
+    theirs whole), whatever the commits hold, as git lists it (``rev-list
+    --objects``), each object once, read as it comes: the commits first
+    (oldest first, path None), then each tree and blob with the path git met
+    it at (cut at a newline, if any). The tip is looked for first (a
+    listing ignores what is missing)."""
+    if cat.get(tip) is None:
+        raise GitError(f"commit {tip[:12]} is missing; run 'vibegit doctor'")
+    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
+    return _lines(
+        git.fields(
+            repo,
+            "rev-list",
+            "--objects",
+            "--objects-edge-aggressive",  # the trees of every commit in ``have``, not only the history's edges
+            "--topo-order",
+            "--reverse",
+            "--ignore-missing",  # a commit of theirs not here (the tip was checked above)
+            "--stdin",
+            sep=b"\n",
+            input=f"{tip}\n{negatives}".encode(),
+        )
+    )
 
-    # Sets of ids kept as dicts: 20,000 ids take 2 MiB in a set, 0.4 MiB in a dict (a first sync's peak memory).
-    have: dict[str, None] = {}  # blobs the remote's copies already carry (their state and snapshot changes)
-    for old in pushed:
-        snaps = store.snapshots(repo, cat, old)
-        have.update((oid, None) for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
-        for s in snaps:
-            have.update((oid, None) for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
-    new: list[str] = []
-    known: dict[str, None] = {}  # the new commits so far: a new parent comes before its children
+
+def _lines(listed: Iterator[list[bytes]]) -> Iterator[tuple[str, bytes | None]]:
+    for group in listed:
+        for line in group:
+            oid, space, path = line.partition(b" ")
+            if oid and not oid.startswith(b"-"):  # "-<id>": an edge, a commit of theirs
+                yield oid.decode(), path if space else None
+
+
+def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Sequence[str]) -> Scope:
+    """``_listing`` whole, each object placed: in a snapshot (by where git
+    first met it), else in the state's own files."""
+    commits: list[str] = []
     blobs: list[Blob] = []
-    seen_snaps: set[str] = set()
-    for commit in chain([first], commits):
-        new.append(commit.oid)
-        known[commit.oid] = None
-        whole = commit.first_parent not in known
-        snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
-        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
-        for oid, path in state:
-            if oid not in have:
-                have[oid] = None
-                blobs.append(Blob(oid, path, "state"))
-        for s in snaps:
-            if s.tree in seen_snaps:
-                continue
-            seen_snaps.add(s.tree)
-            base = git.tree_of(repo, s.base)
-            # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each.
-            for oid, path, added in _changes(repo, s.tree, base):
-                if oid not in have:
-                    blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope(new, blobs)
+    snapshots: list[str] = []
+    root, snap = "", ""  # the snapshot being listed: its path and tree
+    paths: dict[bytes, str] = {}  # the same paths recur in every commit: one string each
+    for oid, raw in _listing(repo, cat, tip, have):
+        if raw is None:
+            commits.append(oid)
+            continue
+        path = paths.get(raw)
+        if path is None:
+            path = paths[raw] = raw.decode(errors="surrogateescape")
+        if _is_snapshot_root(path):
+            root, snap = path + "/", oid
+            snapshots.append(snap)
+            blobs.append(Blob(snap, "", "snapshot", snap))
+        elif root and path.startswith(root):
+            blobs.append(Blob(oid, path[len(root) :], "snapshot", snap))
+        else:
+            blobs.append(Blob(oid, path, "state"))
+    return Scope(commits, blobs, snapshots)
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
@@ -307,28 +246,98 @@ def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[cred
         size += len(text) + 1
 
 
-def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
+class _Names:
+    """The names of trees' entries, scanned many at once (a name a line),
+    each distinct name once: the trees whose names are all clean go to
+    ``clean``, the others into ``flagged`` with their names' hits."""
+
+    def __init__(self, clean: Callable[[list[str]], None]) -> None:
+        self.clean = clean
+        self.flagged: dict[str, list[tuple[str, list[credentials.Hit]]]] = {}  # tree: (name, hits) of each
+        self._known: dict[str, list[credentials.Hit]] = {}  # every name scanned: its hits
+        self._trees: list[tuple[str, list[str]]] = []
+        self._new: dict[str, None] = {}
+        self._size = 0
+
+    def add(self, tree: str, names: list[str]) -> None:
+        self._trees.append((tree, names))
+        for name in names:
+            if name not in self._known and name not in self._new:
+                self._new[name] = None
+                self._size += len(name) + 1
+        if self._size > GROUP or len(self._trees) >= scanned.LINE:
+            self.flush()
+
+    def flush(self) -> None:
+        new, starts, at = list(self._new), [], 0
+        for name in new:
+            starts.append(at)
+            at += len(name) + 1
+            self._known[name] = []
+        if new:
+            for h in credentials.find("\n".join(n.replace("\n", " ") for n in new)):  # a name is one line
+                first = starts[h.line - 1]
+                self._known[new[h.line - 1]].append(h._replace(line=0, start=h.start - first, end=h.end - first))
+        clean = []
+        for tree, names in self._trees:
+            hits = [(name, self._known[name]) for name in names if self._known[name]]
+            if hits:
+                self.flagged[tree] = hits
+            else:
+                clean.append(tree)
+        self.clean(clean)
+        self._trees, self._new, self._size = [], {}, 0
+
+
+def _scan_blobs(
+    cat: git.CatFile,
+    oids: Iterable[str],
+    names: _Names | None = None,
+    clean: Callable[[list[str]], None] | None = None,
+) -> dict[str, list[credentials.Hit] | None]:
     """The hits in each blob that has some (None: it could not be read as one; a
-    clean blob is not in the answer), read through
-    batched requests; a big one is streamed a window at a time, small ones are
-    scanned in groups of about ``GROUP`` bytes. On a big scan a second process
-    takes some of those pieces (scansplit): the same hits, in the same order.
-    A group's clean blobs are forgotten once its hits are in (memory: a first
-    sync reads tens of thousands)."""
+    clean blob is not in the answer, and goes to ``clean``, a group at a
+    time), read through batched requests as ``oids`` come (they may come
+    from a git process still listing them); a big one is streamed a window at a
+    time, small ones are scanned in groups of about ``GROUP`` bytes. On a big
+    scan a second process takes some of those pieces (scansplit): the same
+    hits, in the same order. A group's blobs are forgotten once its hits are
+    in (memory: a first sync reads tens of thousands). With ``names``, a
+    tree is read too: its entries' names go there."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
     streamed: list[tuple[str, list[list[credentials.Hit]]]] = []  # a blob's hits window by window
     group: list[tuple[list[credentials.Hit], bytes]] = []
     members: list[tuple[str, list[credentials.Hit]]] = []  # the group's blobs: (oid, its hits)
     settling: deque[tuple[int, list[tuple[str, list[credentials.Hit]]]]] = deque()  # (ticket, members) per group
+    asked: deque[str] = deque()  # what cat-file was asked and has not answered yet, in order
     size = 0
+    width = 0
+
+    def ask() -> Iterator[str]:
+        for oid in oids:
+            asked.append(oid)
+            yield oid
+
     with scansplit.Split() as split:
 
         def settle(every: bool = False) -> None:
             """Keep the hits of each group whose hits are all in."""
             while settling and (every or settling[0][0] <= split.answered):
-                scanned.update((oid, hits) for oid, hits in settling.popleft()[1] if hits)
+                settled = settling.popleft()[1]
+                scanned.update((oid, hits) for oid, hits in settled if hits)
+                if clean is not None:
+                    clean([oid for oid, hits in settled if not hits])
 
-        for oid, found in zip(oids, cat.each(oids), strict=True):
+        for found in cat.each(ask()):
+            oid = asked.popleft()
+            if found is not None and found[0] == "tree" and names is not None:
+                width = width or len(oid) // 2
+                entries = _names(b"".join(found[3]), width)
+                if entries is None:
+                    scanned[oid] = None
+                else:
+                    names.add(oid, entries)
+                continue
             if found is None or found[0] != "blob":
                 scanned[oid] = None
                 continue
@@ -353,7 +362,62 @@ def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials
     for oid, parts in streamed:
         if any(parts):
             scanned[oid] = [hit for part in parts for hit in part]
+        elif clean is not None:
+            clean([oid])
+    if names is not None:
+        names.flush()
     return scanned
+
+
+def _names(data: bytes, width: int) -> list[str] | None:
+    """The names of a tree's entries (``width``: the bytes of an object id); None when it is not a tree."""
+    found = []
+    at = 0
+    while at < len(data):
+        nul = data.find(b"\0", at)
+        space = data.find(b" ", at, nul)
+        if nul < 0 or space < 0 or nul + 1 + width > len(data):
+            return None
+        found.append(data[space + 1 : nul].decode(errors="surrogateescape"))
+        at = nul + 1 + width
+    return found
+
+
+def _entries(cat: git.CatFile, tree: str) -> list[tuple[str, str, bool]]:
+    """(name, oid, a tree) of each entry of ``tree`` (none when it cannot be read)."""
+    found = cat.get(tree)
+    if found is None or found[0] != "tree":
+        return []
+    data, at, out, width = found[2], 0, [], len(tree) // 2
+    while at < len(data):
+        nul = data.find(b"\0", at)
+        if nul < 0 or nul + 1 + width > len(data):
+            break
+        mode, _, name = data[at:nul].partition(b" ")
+        out.append((name.decode(errors="surrogateescape"), data[nul + 1 : nul + 1 + width].hex(), mode == b"40000"))
+        at = nul + 1 + width
+    return out
+
+
+def _places(cat: git.CatFile, roots: list[str], new: set[str], wanted: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """Where each of ``wanted`` (blobs and trees) stands in the snapshot trees
+    ``roots``: (snapshot, path) pairs, every one (a flagged file is left out
+    of each snapshot that carries it). Only trees in ``new`` can hold what is
+    new: the others are not read."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for root in roots:
+        todo = [(root, "")]
+        while todo:
+            tree, prefix = todo.pop()
+            if tree in wanted:
+                found.setdefault(tree, []).append((root, prefix.rstrip("/")))
+            for name, oid, is_tree in _entries(cat, tree):
+                if is_tree:
+                    if oid in new:
+                        todo.append((oid, f"{prefix}{name}/"))
+                elif oid in wanted:
+                    found.setdefault(oid, []).append((root, prefix + name))
+    return found
 
 
 def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list[credentials.Hit]], list[str]]:
@@ -374,10 +438,21 @@ def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list
     return hits_in, clean
 
 
-def _in_tree(repo: git.Repo, tree: str) -> set[str]:
-    """Every blob of ``tree`` (asked only when an added file was flagged: was it a copy?)."""
-    raw = repo.git("ls-tree", "-r", "-z", tree).stdout.decode(errors="surrogateescape")
-    return {item.split(" ", 2)[2].split("\t", 1)[0] for item in raw.split("\0") if item.count(" ") >= 2}
+class _Record:
+    """Objects scanned clean, written to the record (scanned.py) a line at a time as they come."""
+
+    def __init__(self, repo: git.Repo) -> None:
+        self.repo = repo
+        self.waiting: list[str] = []
+
+    def __call__(self, oids: list[str]) -> None:
+        self.waiting += oids
+        if len(self.waiting) >= scanned.LINE:
+            self.flush()
+
+    def flush(self) -> None:
+        scanned.add(self.repo, self.waiting)
+        self.waiting = []
 
 
 def scan(
@@ -386,51 +461,92 @@ def scan(
     tip: str | None = None,
     allowed: frozenset[str] | None = None,
     cleared: Sequence[str] = (),
+    remote: str | None = None,
 ) -> list[Finding]:
-    """Credentials in what pushing the state branch (or ``tip``) would publish
-    that is new. ``cleared``: commits a scan found nothing to refuse in (with
-    what the remote had then, all of which it still has): what their history
-    holds is not read again."""
+    """Credentials in what pushing the state branch (or ``tip``) to ``remote``
+    (a name or a URL; None: the state's remote) would publish that the remote
+    does not have (``known``): every blob and every name in a tree it would
+    reach for the first time, and every commit message, whatever commit they
+    come from (a snapshot carries the user's files, committed or not, and a
+    commit never pushed is new there). ``cleared``: commits taken as the
+    remote's: those this very push gives it, or that a scan found nothing to
+    refuse in (with what the remote had then, all of which it still has).
+    What is read clean is recorded (scanned.py) and never read again."""
     tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
+    have = [*known(repo, state_remote(repo, settings) if remote is None else remote), *cleared]
     allowed = allowlist(repo) if allowed is None else allowed
-    findings: list[Finding] = []
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
+    record = _Record(repo)
+    names = _Names(record)
+    commits: list[str] = []
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
-        scope = new_content(repo, settings, cat, tip, cleared)
-        asked = [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean]
-        hits_in = _scan_blobs(cat, asked)
-        in_messages, clean_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
-    copies: dict[str, set[str]] = {}
+        listing = _listing(repo, cat, tip, have)
+
+        def objects() -> Iterator[str]:
+            for oid, path in listing:
+                if path is None:
+                    commits.append(oid)  # all of them come before the first object
+                elif oid not in clean:
+                    yield oid
+
+        hits_in = _scan_blobs(cat, objects(), names, record)
+        in_messages, clean_messages = _scan_messages(cat, commits)
+        record(clean_messages)
+        record.flush()
+        flagged = {oid: _unallowed(hits, allowed) if hits is not None else None for oid, hits in hits_in.items()}
+        flagged = {oid: hits for oid, hits in flagged.items() if hits is None or hits}
+        named = {
+            tree: [(name, kept) for name, hits in entries if (kept := _unallowed(hits, allowed))]
+            for tree, entries in names.flagged.items()
+        }
+        named = {tree: entries for tree, entries in named.items() if entries}
+        findings = _placed(repo, cat, tip, have, flagged, named) if flagged or named else []
+    for commit in commits:
+        for h in _unallowed(in_messages.get(commit, []), allowed):
+            findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+    return findings
+
+
+def _unallowed(hits: list[credentials.Hit], allowed: frozenset[str]) -> list[credentials.Hit]:
+    return [h for h in hits if h.fingerprint not in allowed]
+
+
+def _placed(
+    repo: git.Repo,
+    cat: git.CatFile,
+    tip: str,
+    have: Sequence[str],
+    flagged: dict[str, list[credentials.Hit] | None],
+    named: dict[str, list[tuple[str, list[credentials.Hit]]]],
+) -> list[Finding]:
+    """The findings of the objects ``flagged`` (their hits; None: unreadable)
+    and of the trees ``named`` (their names that look like credentials),
+    placed where git meets them (listed again, whole: rare), a snapshot's in
+    every new snapshot that carries it (redaction leaves it out of each)."""
+    scope = new_content(repo, cat, tip, have)
+    wanted = {b.oid for b in scope.blobs if b.source == "snapshot" and (b.oid in flagged or b.oid in named)}
+    places = _places(cat, scope.snapshots, {b.oid for b in scope.blobs}, wanted) if wanted else {}
+    findings: list[Finding] = []
     for blob in scope.blobs:
-        hits = hits_in.get(blob.oid, [])
+        if blob.oid not in flagged and blob.oid not in named:
+            continue
+        hits = flagged.get(blob.oid, [])
         if hits is None:
             findings.append(
                 Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
             )
             continue
-        hits = [h for h in hits if h.fingerprint not in allowed]
-        if hits and blob.added and blob.base:
-            if blob.base not in copies:
-                copies[blob.base] = _in_tree(repo, blob.base)
-            if blob.oid in copies[blob.base]:
-                continue  # a copy of a file the user's commit holds
-        for h in hits:
-            findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
-    for commit in scope.commits:
-        for h in in_messages.get(commit, []):
-            if h.fingerprint not in allowed:
-                findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
-    clean_now = [oid for oid in asked if oid not in hits_in]
-    clean_now += clean_messages
-    del (
-        scope,
-        hits_in,
-        in_messages,
-        clean_messages,
-    )  # a long history's records go before the record is written (peak memory)
-    scanned.add(repo, clean_now)
+        for snap, path in places.get(blob.oid) or [(blob.snapshot, blob.path)]:
+            for h in hits:
+                findings.append(Finding(path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, snap))
+            for name, found in named.get(blob.oid, []):
+                entry = f"{path}/{name}" if path else name
+                shown = credentials.redact(name, found)  # the value is never printed
+                shown = f"{path}/{shown}" if path else shown
+                for h in found:
+                    findings.append(Finding(shown, 0, h.kind, h.fingerprint, blob.source, blob.oid, snap, entry=entry))
     return findings
 
 
@@ -469,35 +585,101 @@ class Redaction(NamedTuple):
     places: list[str]  # trailer lines for the redact event
 
 
+def _commits(repo: git.Repo, tip: str, have: Sequence[str]) -> list[str]:
+    """The commits pushing ``tip`` to a remote that has ``have`` would publish, oldest first."""
+    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
+    listed = git.fields(
+        repo, "rev-list", "--topo-order", "--reverse", "--stdin", sep=b"\n", input=f"{tip}\n{negatives}".encode()
+    )
+    return [line.decode() for group in listed for line in group if line]
+
+
+def _files_under(repo: git.Repo, tree: str, paths: list[str]) -> list[str]:
+    """The files of ``tree`` at or under each of ``paths`` (a flagged name may be a directory's)."""
+    if not paths:
+        return []
+    raw = repo.git("ls-tree", "-r", "-z", "--name-only", "--full-tree", tree, "--", *paths).stdout
+    return [p for p in raw.decode(errors="surrogateescape").split("\0") if p]
+
+
+def _theirs(repo: git.Repo, base: str, paths: list[str], have: Sequence[str]) -> set[str]:
+    """The blobs at ``paths`` in the tree ``base`` that a remote with ``have`` already has
+    (what a redacted snapshot may put back there)."""
+    raw = repo.git("ls-tree", "-z", "--full-tree", base, "--", *paths).stdout.decode(errors="surrogateescape")
+    blobs = {item.partition("\t")[0].split(" ")[-1] for item in raw.split("\0") if item}
+    if not blobs or not have:
+        return set()
+    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
+    listed = git.fields(
+        repo,
+        "rev-list",
+        "--objects",
+        "--no-object-names",
+        "--objects-edge-aggressive",  # their commits' trees, though no commit is asked here
+        "--stdin",
+        sep=b"\n",
+        input=("".join(f"{oid}\n" for oid in blobs) + negatives).encode(),
+    )
+    return blobs - {line.decode() for group in listed for line in group if line and not line.startswith(b"-")}
+
+
+def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
+    """(blob, path) of every file of ``tree`` but those under ``skip`` (redaction: which state files a commit holds)."""
+    found = cat.get(tree)
+    if found is None or found[0] != "tree":
+        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
+    for e in git.parse_tree(repo, found[2]):
+        path = prefix + e.name
+        if path in skip:
+            continue
+        if e.mode == "40000":
+            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
+        elif e.mode != "160000":
+            yield e.oid, path
+
+
+def _put_back(theirs: set[str], named: set[str]) -> Callable[[str, str], bool]:
+    """Whether a redacted snapshot may put back the base's version of a path:
+    only what the remote has, never under a flagged name."""
+
+    def keep(path: str, oid: str) -> bool:
+        return oid in theirs and path not in named
+
+    return keep
+
+
 def _withheld_note(findings: list[Finding]) -> str:
-    said = ", ".join(f"{f.kind} on line {f.line}" for f in findings[:5])
+    said = ", ".join(f"{f.kind} in its name" if f.entry else f"{f.kind} on line {f.line}" for f in findings[:5])
     return f"{findings[0].path}: looked like a credential ({said}); left out by 'vibegit sync --redact'"
 
 
-def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding]) -> Redaction:
-    """Copies of the state commits not pushed yet without ``findings``: a
-    flagged snapshot file is left out of the snapshot (its committed version,
-    or nothing, stands there instead, so a resume elsewhere leaves that file
-    alone and says why); a value in the state's own text is replaced by
-    [REDACTED] field by field, so every state file still parses; messages
-    likewise. Same authors, parents mapped. The user's files are not touched."""
+def rewrite(
+    repo: git.Repo, settings: Settings, tip: str, findings: list[Finding], remote: str | None = None
+) -> Redaction:
+    """Copies of the state commits ``remote`` (as ``scan``) does not have
+    without ``findings``: a flagged snapshot file (or a file under a flagged
+    name) is left out of the snapshot: its version in the checkpoint's commit
+    stands there instead when the remote has that version, else nothing, so a
+    resume elsewhere leaves that file alone and says why; a value in the
+    state's own text is replaced by [REDACTED] field by field, so every state
+    file still parses; messages likewise. Same authors, parents mapped. The
+    user's files are not touched."""
     from vibegit.core.records import replace
     from vibegit.infra import snapshot, store
 
     allowed = allowlist(repo)
-    by_snap: dict[str, dict[str, list[Finding]]] = {}
+    by_snap: dict[str, dict[str, list[Finding]]] = {}  # snapshot: path (a flagged name's: its entry): findings
     for f in findings:
         if f.source == "snapshot":
-            by_snap.setdefault(f.snapshot, {}).setdefault(f.path, []).append(f)
+            by_snap.setdefault(f.snapshot, {}).setdefault(f.entry or f.path, []).append(f)
     flagged_state = {f.oid for f in findings if f.source == "state"}
     flagged_messages = {f.oid for f in findings if f.source == "message"}
-    commits = repo.out(
-        "rev-list", "--topo-order", "--reverse", tip, "--not", *pushed_tips(repo, settings), "--"
-    ).split()
+    have = known(repo, state_remote(repo, settings) if remote is None else remote)
+    commits = _commits(repo, tip, have)
     mapped: dict[str, str] = {}
     new_snaps: dict[str, str] = {}
     count = 0
-    withheld: dict[str, str] = {}
+    withheld: dict[str, str] = {}  # the note of each path left out, by the path findings name
 
     def clean(text: str, values: set[str]) -> str:
         nonlocal count
@@ -529,7 +711,11 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding
                     continue
                 if s.tree not in new_snaps:
                     paths = by_snap[s.tree]
-                    new_snaps[s.tree] = snapshot.without(repo, s.tree, git.tree_of(repo, s.base), sorted(paths))
+                    named = _files_under(repo, s.tree, [p for p, fs in paths.items() if fs[0].entry])
+                    files = sorted({*named, *(p for p, fs in paths.items() if not fs[0].entry)})
+                    base = git.tree_of(repo, s.base)
+                    back = _theirs(repo, base, [f for f in files if f not in named], have) if base else set()
+                    new_snaps[s.tree] = snapshot.without(repo, s.tree, base, files, _put_back(back, set(named)))
                     for path, fs in paths.items():
                         withheld[path] = _withheld_note(fs)
                 trees[s.path] = new_snaps[s.tree]
@@ -563,5 +749,6 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding
             body = "\n".join(headers) + "\n\n" + message
             mapped[commit] = git.write_object(repo, "commit", body.encode(errors="surrogateescape"))
     places = [f"Vibegit-Redacted: {f.where(settings)} ({f.kind})" for f in findings if f.source != "snapshot"]
-    places += [f"Vibegit-Withheld: {path}" for path in withheld]
+    shown = {f.entry or f.path: f.path for f in findings}  # a flagged name is never written out
+    places += [f"Vibegit-Withheld: {shown.get(path, path)}" for path in withheld]
     return Redaction(mapped.get(tip, tip), count, list(withheld.values()), places)
