@@ -259,3 +259,76 @@ def test_a_credential_in_a_file_name_is_refused_and_left_out(tmp_path: Path, m: 
     assert GHP not in git(remote, "ls-tree", "-r", "--name-only", "vibegit/state")
     assert git(remote, "show", workflow_path(remote, "snapshot/notes.txt")) == "plain work"
     assert (keys / "note.txt").exists()  # the user's files are theirs
+
+
+def _push(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "push", *args], cwd=repo, capture_output=True, text=True)
+
+
+def test_state_commits_pushed_under_any_name_are_scanned(tmp_path: Path, m: Machines) -> None:
+    """The pre-push hook scans every state commit a push sends that the remote
+    lacks, whatever it is called: a branch made from the state, an
+    expression, an id, a branch that merged it, to any remote."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    other = tmp_path / "other.git"
+    git(tmp_path, "init", "-q", "--bare", str(other))
+    git(laptop, "remote", "add", "other", str(other))
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "dev.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    git(laptop, "branch", "b", "vibegit/state")
+    tip = git(laptop, "rev-parse", "vibegit/state")
+    for args in (
+        ("origin", "b"),
+        ("origin", "vibegit/state~0:refs/heads/x"),
+        ("origin", f"{tip}:refs/heads/y"),
+        ("other", "b"),
+        ("other", "main", "b"),  # with an ordinary branch: the whole push stops
+        ("origin", "vibegit/state"),
+    ):
+        pushed = _push(laptop, *args)
+        assert pushed.returncode != 0, args
+        assert "dev.env:1: looks like a AWS access key id" in pushed.stderr, (args, pushed.stderr)
+    for bare in (remote, other):
+        assert git(bare, "for-each-ref", "refs/heads/b", "refs/heads/x", "refs/heads/y", "refs/heads/vibegit") == ""
+
+    git(laptop, "switch", "-q", "-c", "merged")  # a branch that merged the state's history
+    git(laptop, "merge", "-q", "--allow-unrelated-histories", "-s", "ours", "-m", "merge", "vibegit/state")
+    pushed = _push(laptop, "other", "merged")
+    assert pushed.returncode != 0 and "dev.env:1" in pushed.stderr, pushed.stderr
+
+    (laptop / "dev.env").unlink()
+    m.ok("laptop", laptop, "sync", "--redact")  # the state as pushed: the remote has it, no scan has to read it
+    assert _push(laptop, "origin", "vibegit/state:refs/heads/copy").returncode == 0
+    git(laptop, "switch", "-q", "main")
+    assert _push(laptop, "other", "main").returncode == 0  # an ordinary push, to a remote without the state
+    assert git(other, "for-each-ref", "--format=%(refname)") == "refs/heads/main"
+
+
+def test_the_state_goes_along_with_the_branch_that_holds_its_files(tmp_path: Path, m: Machines) -> None:
+    """A push of the user's branch carries the state to its remote: what that
+    push sends of the branch is the remote's, so a committed test key the
+    snapshot carries does not stop the state; the same key, never pushed, does."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "tests").mkdir()
+    (laptop / "tests" / "fixture.env").write_text(f"GITHUB_TOKEN={GHP}\n")
+    git(laptop, "add", "-A")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "fixtures")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")
+    assert m("laptop", laptop, "secrets", "check").code == 1  # the commit is not on the remote yet
+    pushed = _push(laptop, "origin", "main")
+    assert pushed.returncode == 0 and "pushed vibegit/state to origin" in pushed.stderr, pushed.stderr
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_state_root_is_told_by_the_stores_names() -> None:
+    """The pre-push hook tells a state commit by names it does not import from the store (its cost): the same."""
+    from vibegit.infra import secretscan, store
+
+    assert secretscan.STATE_ROOT == store.SESSION
+    assert set(secretscan.STATE_ROOT_ANY) == {store.FORMAT_FILE, store.LOCK}
+    assert store.SESSION in store.WORKFLOW_FILES and store.LOCK in store.WORKFLOW_FILES  # format 1: at the root

@@ -1,28 +1,29 @@
 """Secrets stay home: scan exactly what a push of the state branch
 would publish that is new, and take it out again (``sync --redact``).
 
-What is new, per state commit the remote does not have yet (not reachable
-from any fetched copy of the state branch):
+What is new: every object a push would make reachable on the remote that
+the remote's refs known here do not reach (``Theirs``), whatever commit it
+comes from, listed by git (``rev-list --objects``): the blobs of the
+snapshots (the whole working tree: a commit of the user's never pushed is
+new there) and of the state's own text, the names in each new tree, and
+the commit messages. What the remote has is never scanned, so committed
+test keys and fixtures pushed with the user's branch are never flagged.
+A push that sends state commits under another name gets the same scan
+(``carrying_state``).
 
-- of each snapshot, the files that differ from the checkpoint's commit at the
-  same path (the uncommitted work; a file only moved is not new), unless the
-  remote's copy already carries that blob;
-- every other file of the state tree (the state's own text) the remote's
-  copy does not hold;
-- the commit messages.
-
-Content the user's history holds unchanged is never scanned, so committed
-test keys and fixtures are never flagged. Files are decoded (UTF-8, UTF-16
+Files are decoded (UTF-8, UTF-16
 and UTF-32 with or without a BOM; binary read as latin-1) and scanned as a
 stream, whatever their size; an object that cannot be read is refused,
 never skipped. Values whose fingerprint is in ``.vibegit/secrets-allow``
 pass. Rules: core/credentials.py. Light imports only: the pre-push hook
-calls ``check`` (the store is imported when there is something to scan).
+calls ``carrying_state`` and ``check`` (the state model, store, is
+imported by redaction only).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
@@ -135,21 +136,34 @@ class Scope(NamedTuple):
     snapshots: list[str]  # the snapshot trees among them
 
 
-def known(repo: git.Repo, remote: str | None) -> list[str]:
-    """What ``remote`` is known here to have: what its remote-tracking refs
-    (``refs/remotes/REMOTE/*``) and vibegit's copy of its state branch
-    (``refs/vibegit/remote/REMOTE``) point at, as last fetched or pushed.
-    None, a URL or a name of no remote: nothing."""
-    if not remote:
-        return []
-    tracking, copy = f"refs/remotes/{remote}/", f"{git.REMOTE_NS}{remote}"
-    raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", tracking.rstrip("/"), copy)
-    found = {
-        oid
-        for oid, _, ref in (line.partition(" ") for line in raw.splitlines())
-        if ref == copy or ref.startswith(tracking)
-    }
-    return sorted(found)
+class Theirs(NamedTuple):
+    """What a remote is known here to have, as git is told it: the refs of
+    ``remote`` (its remote-tracking refs, ``refs/remotes/REMOTE/*``, and
+    vibegit's copy of its state branch, ``refs/vibegit/remote/REMOTE``, as
+    last fetched or pushed) and ``commits`` (what it has, or is given by the
+    same push); the trees of all of them count as theirs whole."""
+
+    remote: str = ""  # a remote's name; "": none (a URL, or no remote)
+    commits: tuple[str, ...] = ()
+
+    def args(self) -> list[str]:
+        """Arguments after ``--stdin`` (the refs; a copy never fetched is ignored: ``--ignore-missing``)."""
+        if not self.remote or any(c in self.remote for c in "*?[\\"):  # a ref name holds none of these
+            return ["--ignore-missing"]
+        return ["--ignore-missing", "--not", f"--remotes={self.remote}", f"{git.REMOTE_NS}{self.remote}"]
+
+    def stdin(self, *wanted: str) -> bytes:
+        """``wanted``, then what is theirs, one a line, for ``--stdin``."""
+        lines = [*wanted, *(f"^{oid}" for oid in self.commits if git.is_oid(oid))]
+        return "".join(f"{line}\n" for line in lines).encode()
+
+    def plus(self, commits: Sequence[str]) -> Theirs:
+        return self._replace(commits=(*self.commits, *commits))
+
+
+def theirs(repo: git.Repo, settings: Settings, remote: str | None, cleared: Sequence[str] = ()) -> Theirs:
+    """What ``remote`` has (None: the state's remote, when it can be told), plus ``cleared``."""
+    return Theirs(state_remote(repo, settings) or "" if remote is None else remote, tuple(cleared))
 
 
 def state_remote(repo: git.Repo, settings: Settings) -> str | None:
@@ -167,29 +181,27 @@ def _is_snapshot_root(path: str) -> bool:
     return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
-def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Sequence[str]) -> Iterator[tuple[str, bytes | None]]:
+def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Iterator[tuple[str, bytes | None]]:
     """What pushing ``tip`` would make reachable on a remote that has
-    ``have`` (commits and what they reach; the trees of those named are
-    theirs whole), whatever the commits hold, as git lists it (``rev-list
+    ``have``, whatever the commits hold, as git lists it (``rev-list
     --objects``), each object once, read as it comes: the commits first
     (oldest first, path None), then each tree and blob with the path git met
     it at (cut at a newline, if any). The tip is looked for first (a
     listing ignores what is missing)."""
     if cat.get(tip) is None:
         raise GitError(f"commit {tip[:12]} is missing; run 'vibegit doctor'")
-    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
     return _lines(
         git.fields(
             repo,
             "rev-list",
             "--objects",
-            "--objects-edge-aggressive",  # the trees of every commit in ``have``, not only the history's edges
+            "--objects-edge-aggressive",  # the trees of all that is theirs, not only of the history's edges
             "--topo-order",
             "--reverse",
-            "--ignore-missing",  # a commit of theirs not here (the tip was checked above)
             "--stdin",
+            *have.args(),  # what is missing is ignored: a commit of theirs not here (the tip was checked above)
             sep=b"\n",
-            input=f"{tip}\n{negatives}".encode(),
+            input=have.stdin(tip),
         )
     )
 
@@ -202,7 +214,7 @@ def _lines(listed: Iterator[list[bytes]]) -> Iterator[tuple[str, bytes | None]]:
                 yield oid.decode(), path if space else None
 
 
-def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Sequence[str]) -> Scope:
+def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Scope:
     """``_listing`` whole, each object placed: in a snapshot (by where git
     first met it), else in the state's own files."""
     commits: list[str] = []
@@ -254,38 +266,48 @@ class _Names:
     def __init__(self, clean: Callable[[list[str]], None]) -> None:
         self.clean = clean
         self.flagged: dict[str, list[tuple[str, list[credentials.Hit]]]] = {}  # tree: (name, hits) of each
-        self._known: dict[str, list[credentials.Hit]] = {}  # every name scanned: its hits
-        self._trees: list[tuple[str, list[str]]] = []
-        self._new: dict[str, None] = {}
+        self._known: dict[bytes, list[credentials.Hit]] = {}  # every name scanned: its hits (most: none)
+        self._bad: set[bytes] = set()  # the names with hits
+        self._trees: list[tuple[str, list[bytes]]] = []
+        self._new: dict[bytes, None] = {}
         self._size = 0
 
-    def add(self, tree: str, names: list[str]) -> None:
+    def add(self, tree: str, names: list[bytes]) -> None:
         self._trees.append((tree, names))
+        known, new = self._known, self._new
         for name in names:
-            if name not in self._known and name not in self._new:
-                self._new[name] = None
+            if name not in known and name not in new:
+                new[name] = None
                 self._size += len(name) + 1
         if self._size > GROUP or len(self._trees) >= scanned.LINE:
             self.flush()
 
     def flush(self) -> None:
-        new, starts, at = list(self._new), [], 0
+        new = [name.decode(errors="surrogateescape") for name in self._new]
+        starts, at = [], 0
         for name in new:
             starts.append(at)
             at += len(name) + 1
-            self._known[name] = []
+        none: list[credentials.Hit] = []
+        self._known.update(dict.fromkeys(self._new, none))
         if new:
+            raw = list(self._new)
             for h in credentials.find("\n".join(n.replace("\n", " ") for n in new)):  # a name is one line
                 first = starts[h.line - 1]
-                self._known[new[h.line - 1]].append(h._replace(line=0, start=h.start - first, end=h.end - first))
-        clean = []
-        for tree, names in self._trees:
-            hits = [(name, self._known[name]) for name in names if self._known[name]]
-            if hits:
-                self.flagged[tree] = hits
-            else:
-                clean.append(tree)
-        self.clean(clean)
+                hit = h._replace(line=0, start=h.start - first, end=h.end - first)
+                self._known[raw[h.line - 1]] = [*self._known[raw[h.line - 1]], hit]
+                self._bad.add(raw[h.line - 1])
+        if not self._bad:  # most scans: every name clean
+            self.clean([tree for tree, _ in self._trees])
+        else:
+            clean = []
+            for tree, names in self._trees:
+                hits = [(n.decode(errors="surrogateescape"), self._known[n]) for n in names if n in self._bad]
+                if hits:
+                    self.flagged[tree] = hits
+                else:
+                    clean.append(tree)
+            self.clean(clean)
         self._trees, self._new, self._size = [], {}, 0
 
 
@@ -369,18 +391,17 @@ def _scan_blobs(
     return scanned
 
 
-def _names(data: bytes, width: int) -> list[str] | None:
-    """The names of a tree's entries (``width``: the bytes of an object id); None when it is not a tree."""
-    found = []
-    at = 0
-    while at < len(data):
-        nul = data.find(b"\0", at)
-        space = data.find(b" ", at, nul)
-        if nul < 0 or space < 0 or nul + 1 + width > len(data):
-            return None
-        found.append(data[space + 1 : nul].decode(errors="surrogateescape"))
-        at = nul + 1 + width
-    return found
+_NAMES: dict[int, re.Pattern[bytes]] = {}
+
+
+def _names(data: bytes, width: int) -> list[bytes] | None:
+    """The names of a tree's entries (``width``: the bytes of an object id);
+    None when it is not a tree (git read it whole when it listed it)."""
+    pattern = _NAMES.get(width)
+    if pattern is None:
+        pattern = _NAMES[width] = re.compile(rb"[0-7]{5,6} ([^\0]*)\0[\s\S]{%d}" % width)
+    found = pattern.findall(data)
+    return found if found or not data else None
 
 
 def _entries(cat: git.CatFile, tree: str) -> list[tuple[str, str, bool]]:
@@ -388,7 +409,13 @@ def _entries(cat: git.CatFile, tree: str) -> list[tuple[str, str, bool]]:
     found = cat.get(tree)
     if found is None or found[0] != "tree":
         return []
-    data, at, out, width = found[2], 0, [], len(tree) // 2
+    return _parse_entries(found[2], len(tree) // 2)
+
+
+def _parse_entries(data: bytes, width: int) -> list[tuple[str, str, bool]]:
+    """(name, oid, a tree) of each entry of a tree's content, as far as it can be read."""
+    at: int = 0
+    out: list[tuple[str, str, bool]] = []
     while at < len(data):
         nul = data.find(b"\0", at)
         if nul < 0 or nul + 1 + width > len(data):
@@ -439,20 +466,23 @@ def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list
 
 
 class _Record:
-    """Objects scanned clean, written to the record (scanned.py) a line at a time as they come."""
+    """Objects scanned clean, made into the record's lines (scanned.py) as
+    they come (a line takes less memory than its ids), written once the scan
+    has finished: a scan that fails takes nothing as clean."""
 
-    def __init__(self, repo: git.Repo) -> None:
-        self.repo = repo
+    def __init__(self) -> None:
         self.waiting: list[str] = []
+        self.lines: list[bytes] = []
 
     def __call__(self, oids: list[str]) -> None:
         self.waiting += oids
         if len(self.waiting) >= scanned.LINE:
-            self.flush()
+            self.lines += scanned.lines(self.waiting)
+            self.waiting = []
 
-    def flush(self) -> None:
-        scanned.add(self.repo, self.waiting)
-        self.waiting = []
+    def write(self, repo: git.Repo) -> None:
+        scanned.append(repo, self.lines + scanned.lines(self.waiting))
+        self.waiting, self.lines = [], []
 
 
 def scan(
@@ -464,8 +494,9 @@ def scan(
     remote: str | None = None,
 ) -> list[Finding]:
     """Credentials in what pushing the state branch (or ``tip``) to ``remote``
-    (a name or a URL; None: the state's remote) would publish that the remote
-    does not have (``known``): every blob and every name in a tree it would
+    (a name; None: the state's remote; "": one known to have nothing but
+    ``cleared``) would publish that the remote
+    does not have (``Theirs``): every blob and every name in a tree it would
     reach for the first time, and every commit message, whatever commit they
     come from (a snapshot carries the user's files, committed or not, and a
     commit never pushed is new there). ``cleared``: commits taken as the
@@ -475,10 +506,10 @@ def scan(
     tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
-    have = [*known(repo, state_remote(repo, settings) if remote is None else remote), *cleared]
+    have = theirs(repo, settings, remote, cleared)
     allowed = allowlist(repo) if allowed is None else allowed
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
-    record = _Record(repo)
+    record = _Record()
     names = _Names(record)
     commits: list[str] = []
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
@@ -494,7 +525,7 @@ def scan(
         hits_in = _scan_blobs(cat, objects(), names, record)
         in_messages, clean_messages = _scan_messages(cat, commits)
         record(clean_messages)
-        record.flush()
+        record.write(repo)
         flagged = {oid: _unallowed(hits, allowed) if hits is not None else None for oid, hits in hits_in.items()}
         flagged = {oid: hits for oid, hits in flagged.items() if hits is None or hits}
         named = {
@@ -517,7 +548,7 @@ def _placed(
     repo: git.Repo,
     cat: git.CatFile,
     tip: str,
-    have: Sequence[str],
+    have: Theirs,
     flagged: dict[str, list[credentials.Hit] | None],
     named: dict[str, list[tuple[str, list[credentials.Hit]]]],
 ) -> list[Finding]:
@@ -550,6 +581,62 @@ def _placed(
     return findings
 
 
+# A state commit's root, as store writes it (format 2) or wrote it (format 1): these names are
+# store's own (FORMAT_FILE, SESSION, LOCK; a test holds them equal), not imported: the pre-push hook
+# asks here on every push, and the state model costs milliseconds to load.
+STATE_ROOT = "session.yaml"
+STATE_ROOT_ANY = ("format", "workflow.lock")
+
+
+def _is_state_root(entries: list[tuple[str, str, bool]]) -> bool:
+    names = {name for name, _, is_tree in entries if not is_tree}
+    return STATE_ROOT in names and any(name in names for name in STATE_ROOT_ANY)
+
+
+def carrying_state(repo: git.Repo, cat: git.CatFile, sent: Sequence[str], have: Theirs) -> list[str]:
+    """Those of ``sent`` (what a push sends) that are a state commit or
+    reach one a remote with ``have`` does not have, whatever their names:
+    ``vibegit/state`` under another name, ``vibegit/state~0``, an id, a
+    branch that merged it. A state commit is told by its root (a state
+    tree), not by the ref it came from. Costs what is new: one ``git
+    log`` of the commits the push sends and one look at each one's root."""
+    wanted = [oid for oid in dict.fromkeys(sent) if git.is_oid(oid)]
+    if not wanted:
+        return []
+    listed = git.fields(repo, "log", "--format=%H %T %P", "--stdin", *have.args(), sep=b"\n", input=have.stdin(*wanted))
+    parents: dict[str, list[str]] = {}
+    trees: dict[str, str] = {}
+    for group in listed:
+        for line in group:
+            ids = line.decode().split()
+            if len(ids) >= 2:
+                trees[ids[0]] = ids[1]
+                parents[ids[0]] = ids[2:]
+    if not trees:
+        return []
+    state = {
+        commit
+        for commit, found in zip(trees, cat.get_many(trees.values()), strict=True)
+        if found is not None and found[0] == "tree" and _is_state_root(_parse_entries(found[2], len(commit) // 2))
+    }
+    if not state:
+        return []
+    found = []
+    for tip in wanted:
+        peeled = cat.get(f"{tip}^{{commit}}") if tip not in trees else ("commit", tip, b"")  # a tag: its commit
+        todo, seen = [peeled[1]] if peeled is not None else [], set()
+        while todo:
+            commit = todo.pop()
+            if commit in seen or commit not in trees:
+                continue
+            if commit in state:
+                found.append(tip)
+                break
+            seen.add(commit)
+            todo += parents[commit]
+    return found
+
+
 def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str:
     """The refusal: each finding's place and fingerprint, and what to do."""
     lines = list(
@@ -565,9 +652,11 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20) -> str
     return head + "\n  " + "\n  ".join(lines) + "\n" + t("secrets.refusal_how", file=ALLOW_FILE)
 
 
-def check(repo: git.Repo, settings: Settings, tip: str) -> str | None:
-    """For the pre-push hook: the refusal text for pushing ``tip``, or None when it may go."""
-    findings = scan(repo, settings, tip)
+def check(repo: git.Repo, settings: Settings, tip: str, have: Theirs) -> str | None:
+    """For the pre-push hook: the refusal text for pushing ``tip`` to a remote
+    that has ``have`` (what it is known to have, and the user's own branches
+    this push sends it), or None when it may go."""
+    findings = scan(repo, settings, tip, cleared=have.commits, remote=have.remote)
     return refusal(findings, settings) if findings else None
 
 
@@ -585,11 +674,10 @@ class Redaction(NamedTuple):
     places: list[str]  # trailer lines for the redact event
 
 
-def _commits(repo: git.Repo, tip: str, have: Sequence[str]) -> list[str]:
+def _commits(repo: git.Repo, tip: str, have: Theirs) -> list[str]:
     """The commits pushing ``tip`` to a remote that has ``have`` would publish, oldest first."""
-    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
     listed = git.fields(
-        repo, "rev-list", "--topo-order", "--reverse", "--stdin", sep=b"\n", input=f"{tip}\n{negatives}".encode()
+        repo, "rev-list", "--topo-order", "--reverse", "--stdin", *have.args(), sep=b"\n", input=have.stdin(tip)
     )
     return [line.decode() for group in listed for line in group if line]
 
@@ -602,14 +690,13 @@ def _files_under(repo: git.Repo, tree: str, paths: list[str]) -> list[str]:
     return [p for p in raw.decode(errors="surrogateescape").split("\0") if p]
 
 
-def _theirs(repo: git.Repo, base: str, paths: list[str], have: Sequence[str]) -> set[str]:
+def _had(repo: git.Repo, base: str, paths: list[str], have: Theirs) -> set[str]:
     """The blobs at ``paths`` in the tree ``base`` that a remote with ``have`` already has
     (what a redacted snapshot may put back there)."""
     raw = repo.git("ls-tree", "-z", "--full-tree", base, "--", *paths).stdout.decode(errors="surrogateescape")
     blobs = {item.partition("\t")[0].split(" ")[-1] for item in raw.split("\0") if item}
-    if not blobs or not have:
+    if not blobs:
         return set()
-    negatives = "".join(f"^{oid}\n" for oid in have if git.is_oid(oid))
     listed = git.fields(
         repo,
         "rev-list",
@@ -617,8 +704,9 @@ def _theirs(repo: git.Repo, base: str, paths: list[str], have: Sequence[str]) ->
         "--no-object-names",
         "--objects-edge-aggressive",  # their commits' trees, though no commit is asked here
         "--stdin",
+        *have.args(),
         sep=b"\n",
-        input=("".join(f"{oid}\n" for oid in blobs) + negatives).encode(),
+        input=have.stdin(*blobs),
     )
     return blobs - {line.decode() for group in listed for line in group if line and not line.startswith(b"-")}
 
@@ -674,7 +762,7 @@ def rewrite(
             by_snap.setdefault(f.snapshot, {}).setdefault(f.entry or f.path, []).append(f)
     flagged_state = {f.oid for f in findings if f.source == "state"}
     flagged_messages = {f.oid for f in findings if f.source == "message"}
-    have = known(repo, state_remote(repo, settings) if remote is None else remote)
+    have = theirs(repo, settings, remote)
     commits = _commits(repo, tip, have)
     mapped: dict[str, str] = {}
     new_snaps: dict[str, str] = {}
@@ -714,7 +802,7 @@ def rewrite(
                     named = _files_under(repo, s.tree, [p for p, fs in paths.items() if fs[0].entry])
                     files = sorted({*named, *(p for p, fs in paths.items() if not fs[0].entry)})
                     base = git.tree_of(repo, s.base)
-                    back = _theirs(repo, base, [f for f in files if f not in named], have) if base else set()
+                    back = _had(repo, base, [f for f in files if f not in named], have) if base else set()
                     new_snaps[s.tree] = snapshot.without(repo, s.tree, base, files, _put_back(back, set(named)))
                     for path, fs in paths.items():
                         withheld[path] = _withheld_note(fs)
