@@ -1,13 +1,18 @@
-"""What leaves the machine: only what is new is scanned (uncommitted changes
-and the state's text, never what the user's history holds), a credential is
-refused with file:line and fingerprint, a false positive is allowed once by
-fingerprint, and redaction never touches the user's files."""
+"""What leaves the machine: what the remote does not have is scanned (the
+snapshot, whatever commit it was taken on, the state's text, names, messages,
+git-lfs content behind a pointer; never what the remote has), under any ref
+name; a credential is refused with file:line and fingerprint, a false
+positive is allowed once by fingerprint, and redaction never touches the
+user's files."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, workflow_dir, workflow_path
@@ -332,3 +337,51 @@ def test_a_state_root_is_told_by_the_stores_names() -> None:
     assert secretscan.STATE_ROOT == store.SESSION
     assert set(secretscan.STATE_ROOT_ANY) == {store.FORMAT_FILE, store.LOCK}
     assert store.SESSION in store.WORKFLOW_FILES and store.LOCK in store.WORKFLOW_FILES  # format 1: at the root
+
+
+def _lfs_store(bare: Path) -> bytes:
+    """Every object a git-lfs store holds, one after the other."""
+    return b"".join(p.read_bytes() for p in sorted((bare / "lfs" / "objects").rglob("*")) if p.is_file())
+
+
+@pytest.mark.skipif(
+    shutil.which("git-lfs") is None and not os.environ.get("CI"), reason="git-lfs is not installed (CI installs it)"
+)
+def test_git_lfs_content_behind_a_snapshot_pointer_is_scanned(tmp_path: Path, m: Machines) -> None:
+    """A snapshot of an LFS-tracked file holds its pointer; git-lfs's own
+    pre-push hook uploads the content it names when the state is pushed. That
+    content is scanned: a credential in it stops the push (nothing reaches the
+    LFS store), redaction leaves the file out, and clean content travels and
+    is restored elsewhere."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "lfs", "install", "--local")
+    git(laptop, "lfs", "track", "*.bin")
+    (laptop / "model.bin").write_bytes(b"weights\0\0committed\n")
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-q", "-m", "a model")
+    git(laptop, "push", "-q", "origin", "main")
+    assert b"committed" in _lfs_store(remote)  # git-lfs's hook uploads what a push's pointers name
+    m.ok("laptop", laptop, "install")  # git-lfs's pre-push hook chained
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "model.bin").write_bytes(b"weights\0\0" + f"token {GHP}\n".encode())
+    (laptop / "data.bin").write_bytes(b"clean data\n")
+    m.ok("laptop", laptop, "checkpoint")
+    assert "git-lfs.github.com/spec" in git(laptop, "show", workflow_path(laptop, "snapshot/model.bin"))
+
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "model.bin:1: looks like a GitHub token" in refused.err, refused.err
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "more")
+    pushed = subprocess.run(["git", "push", "origin", "main"], cwd=laptop, capture_output=True, text=True)
+    assert pushed.returncode == 0 and "model.bin:1" in pushed.stderr, pushed.stderr  # the state stays home
+    assert GHP.encode() not in _lfs_store(remote) and b"clean data" not in _lfs_store(remote)
+
+    m.ok("laptop", laptop, "sync", "--redact")
+    assert GHP.encode() not in _lfs_store(remote)
+    assert b"clean data\n" in _lfs_store(remote)  # uploaded by git-lfs, once the scan had read it
+    desktop = clone(remote, tmp_path / "desktop")
+    git(desktop, "lfs", "install", "--local")
+    git(desktop, "lfs", "pull")
+    resumed = m.ok("desktop", desktop, "resume")
+    assert "Not restored: model.bin" in resumed.out
+    assert (desktop / "data.bin").read_bytes() == b"clean data\n"  # the content, not its pointer
+    assert (desktop / "model.bin").read_bytes() == b"weights\0\0committed\n"

@@ -133,3 +133,17 @@ def test_a_change_in_the_second_it_was_staged_is_still_in_the_snapshot(repo: Pat
     os.utime(repo / ".git" / "index", ns=(then, then))  # ... and staged in that second
     snap = snapshot.take(vgit.find_repo(repo))
     assert snap is not None and git(repo, "show", f"{snap}:src/app.py") == "x = 2"
+
+
+def test_checkout_bytes_through_a_filter_that_changes_sizes(repo: Path) -> None:
+    """git 2.39's ``cat-file --batch --filters`` heads each answer with the size
+    before the smudge filter (git-lfs's changes it): the bytes are still each file's."""
+    git(repo, "config", "filter.grow.smudge", "sed 's/$/ (smudged)/'")
+    git(repo, "config", "filter.grow.clean", "cat")
+    (repo / ".gitattributes").write_text("*.txt filter=grow\n")
+    wanted = []
+    for name, text in (("a.txt", "one\n"), ("b.md", "two\n"), ("c.txt", "three\nfour\n")):
+        oid = git(repo, "hash-object", "-w", "--stdin", input=text)
+        wanted.append((oid, name))
+    found = vgit.checkout_bytes(vgit.find_repo(repo), wanted)
+    assert found == [b"one (smudged)\n", b"two\n", b"three (smudged)\nfour (smudged)\n"]

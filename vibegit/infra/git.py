@@ -837,24 +837,34 @@ def hash_paths(repo: Repo, paths: list[str]) -> dict[str, str]:
 
 def checkout_bytes(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
     """The bytes a checkout would write for each ``(blob id, path)``: smudge
-    filters and line endings applied, as ``git checkout`` would (one process)."""
+    filters and line endings applied, as ``git checkout`` would (one process;
+    one each where a filter changed a size: git 2.39's batch header gives the
+    size before the filter, git-lfs's smudge for one)."""
     if not wanted:
         return []
     if any("\n" in path for _, path in wanted):  # the batch protocol is one line each
-        return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
+        return _checkout_each(repo, wanted)
     batch = "".join(f"{oid} {path}\n" for oid, path in wanted).encode(errors="surrogateescape")
     out = repo.git("cat-file", "--batch", "--filters", input=batch).stdout
     found: list[bytes] = []
     at = 0
-    for _ in wanted:
-        end = out.index(b"\n", at)
-        header = out[at:end].split()
-        if len(header) != 3:
-            raise GitError(f"git cat-file --filters: {out[at:end][:80].decode(errors='replace')}")
+    for oid, _ in wanted:
+        end = out.find(b"\n", at)
+        header = out[at:end].split() if end >= 0 else []
+        if len(header) != 3 or header[0].decode(errors="replace") != oid or not header[2].isdigit():
+            if header[1:2] == [b"missing"]:
+                raise GitError(f"git cat-file --filters: {oid} missing")
+            return _checkout_each(repo, wanted)  # the sizes do not add up: a filter changed one
         size = int(header[2])
+        if out[end + 1 + size : end + 2 + size] != b"\n":
+            return _checkout_each(repo, wanted)
         found.append(out[end + 1 : end + 1 + size])
         at = end + 1 + size + 1
-    return found
+    return found if at == len(out) else _checkout_each(repo, wanted)
+
+
+def _checkout_each(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
+    return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
 
 
 def remotes(repo: Repo) -> list[str]:

@@ -311,11 +311,54 @@ class _Names:
         self._trees, self._new, self._size = [], {}, 0
 
 
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"  # a git-lfs pointer's first line (its spec)
+_LFS_OID = re.compile(rb"^oid sha256:([0-9a-f]{64})$", re.M)
+
+
+class LfsStore:
+    """Where git-lfs keeps the content its pointers name, here: what its own
+    pre-push hook uploads when a push sends a pointer (the state's push
+    included: a snapshot of an LFS-tracked file holds its pointer). Asked of
+    ``git lfs env`` the first time a pointer is met; without git-lfs, its
+    default place (``<git common dir>/lfs/objects``)."""
+
+    def __init__(self, repo: git.Repo) -> None:
+        self.repo = repo
+        self._dir: Path | None = None
+
+    def content(self, pointer: bytes) -> Path | None:
+        """The file of the content ``pointer`` names; None when it is not a
+        pointer, or the content is not here (nothing git-lfs could upload)."""
+        found = _LFS_OID.search(pointer) if pointer.startswith(LFS_POINTER) and len(pointer) < 1024 else None
+        if found is None:
+            return None
+        oid = found.group(1).decode()
+        path = self.media() / oid[:2] / oid[2:4] / oid
+        return path if os.path.lexists(path) else None
+
+    def media(self) -> Path:
+        if self._dir is None:
+            proc = self.repo.git("lfs", "env", check=False)
+            lines = git.text(proc.stdout).splitlines() if not proc.returncode else []
+            where = next((line.partition("=")[2] for line in lines if line.startswith("LocalMediaDir=")), "")
+            self._dir = Path(where) if os.path.isabs(where) else self.repo.common_dir / "lfs" / "objects"
+        return self._dir
+
+
+def _lfs_pieces(path: Path) -> Iterator[bytes]:
+    """The content of a git-lfs object, a MiB at a time (a link is not followed)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        while piece := f.read(1 << 20):
+            yield piece
+
+
 def _scan_blobs(
     cat: git.CatFile,
     oids: Iterable[str],
     names: _Names | None = None,
     clean: Callable[[list[str]], None] | None = None,
+    lfs: LfsStore | None = None,
 ) -> dict[str, list[credentials.Hit] | None]:
     """The hits in each blob that has some (None: it could not be read as one; a
     clean blob is not in the answer, and goes to ``clean``, a group at a
@@ -325,13 +368,16 @@ def _scan_blobs(
     scan a second process takes some of those pieces (scansplit): the same
     hits, in the same order. A group's blobs are forgotten once its hits are
     in (memory: a first sync reads tens of thousands). With ``names``, a
-    tree is read too: its entries' names go there."""
+    tree is read too: its entries' names go there. With ``lfs``, the content
+    a git-lfs pointer names is scanned too, streamed, its hits the pointer's
+    (an unreadable one: None)."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
     streamed: list[tuple[str, list[list[credentials.Hit]]]] = []  # a blob's hits window by window
     group: list[tuple[list[credentials.Hit], bytes]] = []
     members: list[tuple[str, list[credentials.Hit]]] = []  # the group's blobs: (oid, its hits)
     settling: deque[tuple[int, list[tuple[str, list[credentials.Hit]]]]] = deque()  # (ticket, members) per group
     asked: deque[str] = deque()  # what cat-file was asked and has not answered yet, in order
+    pointers: set[str] = set()  # git-lfs pointers whose content is scanned too: clean only when both are
     size = 0
     width = 0
 
@@ -348,7 +394,7 @@ def _scan_blobs(
                 settled = settling.popleft()[1]
                 scanned.update((oid, hits) for oid, hits in settled if hits)
                 if clean is not None:
-                    clean([oid for oid, hits in settled if not hits])
+                    clean([oid for oid, hits in settled if not hits and oid not in pointers])
 
         for found in cat.each(ask()):
             oid = asked.popleft()
@@ -377,14 +423,25 @@ def _scan_blobs(
             group.append((hits, data))
             members.append((oid, hits))
             size += len(data) + 1
+            content = lfs.content(data) if lfs is not None and data.startswith(LFS_POINTER) else None
+            if content is not None:
+                pointers.add(oid)
+                streamed.append((oid, []))
+                try:
+                    for window in credentials.windows(credentials.decode_stream(_lfs_pieces(content))):
+                        split.window(window, streamed[-1][1])
+                except OSError:
+                    scanned[oid] = None  # git-lfs could not upload it either; never taken as clean
         if group:
             settling.append((split.group(group), members))
         split.finish()
         settle(every=True)
     for oid, parts in streamed:
+        if oid in scanned and scanned[oid] is None:
+            continue  # unreadable
         if any(parts):
-            scanned[oid] = [hit for part in parts for hit in part]
-        elif clean is not None:
+            scanned[oid] = [*(scanned.get(oid) or []), *(hit for part in parts for hit in part)]
+        elif clean is not None and oid not in scanned:
             clean([oid])
     if names is not None:
         names.flush()
@@ -522,7 +579,7 @@ def scan(
                 elif oid not in clean:
                     yield oid
 
-        hits_in = _scan_blobs(cat, objects(), names, record)
+        hits_in = _scan_blobs(cat, objects(), names, record, LfsStore(repo))
         in_messages, clean_messages = _scan_messages(cat, commits)
         record(clean_messages)
         record.write(repo)
