@@ -81,7 +81,7 @@ def run(work: Path, env: dict[str, str] | None = None, runs: int = 3) -> Report:
     findings, again = _scan(repo)
     by_file: dict[str, set[int]] = {}
     for f in findings:
-        by_file.setdefault(f.path, set()).add(f.line)
+        by_file.setdefault(f.entry or f.path, set()).add(f.line)  # a name's finding: line 0 of its path
     missed = [e.name for e in expected if not by_file.get(f"true/{e.name}", set()) & set(e.lines)]
     false_flagged = [f"{f.path}:{f.line} {f.kind}" for f in findings if f.path.startswith("false/")]
     paths = [p.relative_to(repo).as_posix() for d in ("true", "false") for p in sorted((repo / d).iterdir())]
@@ -104,7 +104,7 @@ def run(work: Path, env: dict[str, str] | None = None, runs: int = 3) -> Report:
     for name in moved:
         (repo / "true" / name).rename(repo / "true" / "moved" / name)
     _run(repo, env, *vibegit, "checkpoint")
-    unpushed = {f.path for f in _scan(repo)[0]}
+    unpushed = {f.entry or f.path for f in _scan(repo)[0]}
     unpushed_missed = [
         e.name for e in expected if f"true/{'moved/' if e.name in moved else ''}{e.name}" not in unpushed
     ]

@@ -134,6 +134,7 @@ class Scope(NamedTuple):
     commits: list[str]  # commits the remote does not have, oldest first
     blobs: list[Blob]  # the blobs and trees in them the remote does not have, each once
     snapshots: list[str]  # the snapshot trees among them
+    roots: dict[str, None]  # where snapshots hang in the state tree ("workflows/<id>/snapshot")
 
 
 class Theirs(NamedTuple):
@@ -159,6 +160,17 @@ class Theirs(NamedTuple):
 
     def plus(self, commits: Sequence[str]) -> Theirs:
         return self._replace(commits=(*self.commits, *commits))
+
+    def tips(self, repo: git.Repo) -> list[str]:
+        """The commits the refs name, and ``commits``: what ``args`` stands for, as ids."""
+        found = list(self.commits)
+        if self.remote and len(self.args()) > 1:
+            tracking, copy = f"refs/remotes/{self.remote}/", f"{git.REMOTE_NS}{self.remote}"
+            raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", tracking.rstrip("/"), copy)
+            for oid, _, ref in (line.partition(" ") for line in raw.splitlines()):
+                if ref == copy or ref.startswith(tracking):
+                    found.append(oid)
+        return [oid for oid in dict.fromkeys(found) if git.is_oid(oid)]
 
 
 def theirs(repo: git.Repo, settings: Settings, remote: str | None, cleared: Sequence[str] = ()) -> Theirs:
@@ -220,6 +232,7 @@ def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Sco
     commits: list[str] = []
     blobs: list[Blob] = []
     snapshots: list[str] = []
+    roots: dict[str, None] = {}
     root, snap = "", ""  # the snapshot being listed: its path and tree
     paths: dict[bytes, str] = {}  # the same paths recur in every commit: one string each
     for oid, raw in _listing(repo, cat, tip, have):
@@ -232,12 +245,13 @@ def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Sco
         if _is_snapshot_root(path):
             root, snap = path + "/", oid
             snapshots.append(snap)
+            roots[path] = None
             blobs.append(Blob(snap, "", "snapshot", snap))
         elif root and path.startswith(root):
             blobs.append(Blob(oid, path[len(root) :], "snapshot", snap))
         else:
             blobs.append(Blob(oid, path, "state"))
-    return Scope(commits, blobs, snapshots)
+    return Scope(commits, blobs, snapshots, roots)
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
@@ -635,7 +649,27 @@ def _placed(
                 shown = f"{path}/{shown}" if path else shown
                 for h in found:
                     findings.append(Finding(shown, 0, h.kind, h.fingerprint, blob.source, blob.oid, snap, entry=entry))
+    named_here = [f for f in findings if f.entry]
+    if named_here:  # a name in a new tree may stand there in what the remote has: that one is theirs already
+        theirs = _published(cat, have.tips(repo), {f.entry: _state_paths(f, scope.roots) for f in named_here})
+        findings = [f for f in findings if f.entry not in theirs]
     return findings
+
+
+def _state_paths(f: Finding, roots: dict[str, None]) -> list[str]:
+    """Where a flagged name's path stands in a commit the remote may have: a
+    snapshot's in the user's commits and in each snapshot of the state; the
+    state's own at its place."""
+    if f.source != "snapshot":
+        return [f.entry]
+    return [f.entry, *(f"{root}/{f.entry}" for root in roots)]
+
+
+def _published(cat: git.CatFile, tips: list[str], paths: dict[str, list[str]]) -> set[str]:
+    """Those of ``paths`` (each with the paths it may stand at) that one of
+    ``tips`` holds (asked only when a name was flagged: rare)."""
+    asked = [(entry, f"{tip}:{where}") for entry, wheres in paths.items() for where in wheres for tip in tips]
+    return {entry for (entry, _), found in zip(asked, cat.each(rev for _, rev in asked), strict=True) if found}
 
 
 # A state commit's root, as store writes it (format 2) or wrote it (format 1): these names are
