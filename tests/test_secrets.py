@@ -385,3 +385,18 @@ def test_git_lfs_content_behind_a_snapshot_pointer_is_scanned(tmp_path: Path, m:
     assert "Not restored: model.bin" in resumed.out
     assert (desktop / "data.bin").read_bytes() == b"clean data\n"  # the content, not its pointer
     assert (desktop / "model.bin").read_bytes() == b"weights\0\0committed\n"
+
+
+def test_a_tag_that_carries_state_commits_is_scanned_with_its_message(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "notes.txt").write_text("plain work\n")
+    m.ok("laptop", laptop, "checkpoint")  # state commits the remote does not have
+    git(laptop, "tag", "-a", "v1", "-m", f"release; token {GHP}", "vibegit/state")
+    pushed = _push(laptop, "origin", "v1")
+    assert pushed.returncode != 0 and "looks like a GitHub token" in pushed.stderr, pushed.stderr
+    assert git(remote, "tag") == ""
+    git(laptop, "tag", "-a", "-f", "v1", "-m", "release", "vibegit/state")
+    assert _push(laptop, "origin", "v1").returncode == 0
+    assert git(remote, "tag") == "v1"

@@ -420,7 +420,7 @@ def _scan_blobs(
                 else:
                     names.add(oid, entries)
                 continue
-            if found is None or found[0] != "blob":
+            if found is None or found[0] not in ("blob", "tag"):  # an annotated tag's message is text too
                 scanned[oid] = None
                 continue
             if found[2] > SMALL:
