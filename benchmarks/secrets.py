@@ -65,12 +65,21 @@ def measure(quick: bool = False) -> list[Row]:
             "count",
         ),
         Row(
-            "secret scan: false positives, the corpus committed unchanged",
+            "secret scan: false positives, the corpus committed and pushed unchanged",
             len(r.committed_flagged),
             "-",
             0,
             "= 0",
             not r.committed_flagged,
+            "count",
+        ),
+        Row(
+            "secret scan: true secrets refused, committed but never pushed",
+            r.true_total - len(r.unpushed_missed),
+            "-",
+            0,
+            f"= {r.true_total} (100 %)",
+            not r.unpushed_missed,
             "count",
         ),
         Row(

@@ -1,13 +1,18 @@
-"""What leaves the machine: only what is new is scanned (uncommitted changes
-and the state's text, never what the user's history holds), a credential is
-refused with file:line and fingerprint, a false positive is allowed once by
-fingerprint, and redaction never touches the user's files."""
+"""What leaves the machine: what the remote does not have is scanned (the
+snapshot, whatever commit it was taken on, the state's text, names, messages,
+git-lfs content behind a pointer; never what the remote has), under any ref
+name; a credential is refused with file:line and fingerprint, a false
+positive is allowed once by fingerprint, and redaction never touches the
+user's files."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, workflow_dir, workflow_path
@@ -198,3 +203,205 @@ def test_redaction_reaches_every_workflow_and_keeps_the_others_as_they_were(tmp_
     resumed = m.ok("desktop", desktop, "resume")
     assert "Not restored: config/dev.env: looked like a credential" in resumed.out
     assert not (desktop / "config" / "dev.env").exists()
+
+
+def test_a_commit_never_pushed_is_scanned_whatever_the_checkpoint_commit(tmp_path: Path, m: Machines) -> None:
+    """A credential committed by mistake and reset away, or on a branch never
+    pushed, travels in the snapshot (the working tree) though the checkpoint's
+    commit holds it: the remote does not have it, so it is scanned."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "deploy.env").write_text(f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS}\n")
+    git(laptop, "add", "deploy.env")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "oops")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")  # the snapshot's base is the commit that holds the key
+    git(laptop, "reset", "-q", "--hard", "HEAD~1")  # reset away: on no branch any more
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "deploy.env:2: looks like a AWS access key id" in refused.err, refused.err
+    assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+    assert m("laptop", laptop, "secrets", "check").code == 1
+
+    redacted = m.ok("laptop", laptop, "sync", "--redact")  # the commit's own version is no cleaner: left out
+    assert "Left out of the snapshot: deploy.env" in redacted.out and "Pushed" in redacted.out
+    assert git(remote, "log", "-p", "-S", AWS, "vibegit/state") == ""
+    assert not git(remote, "ls-tree", "-r", "--name-only", "vibegit/state").count("deploy.env")
+
+
+def test_a_branch_never_pushed_is_new_until_it_is_pushed(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "switch", "-q", "-c", "feat")
+    (laptop / "tests").mkdir()
+    (laptop / "tests" / "fixture.env").write_text(f"GITHUB_TOKEN={GHP}\n")  # a test key, committed on purpose
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-q", "-m", "fixtures")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "tests/fixture.env:1: looks like a GitHub token" in refused.err, refused.err
+    assert "README.md" not in refused.err
+
+    git(laptop, "push", "-q", "-u", "origin", "feat")  # now the remote has it: nothing new there
+    assert "Pushed vibegit/state to origin" in m.ok("laptop", laptop, "sync").out
+    assert GHP in git(remote, "show", workflow_path(remote, "snapshot/tests/fixture.env"))
+
+
+def test_a_credential_in_a_file_name_is_refused_and_left_out(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    keys = laptop / "keys" / GHP  # a directory named by the token, an empty file in it (a blob the remote has)
+    keys.mkdir(parents=True)
+    (keys / "note.txt").write_text("")
+    (laptop / "empty").write_text("")
+    git(laptop, "add", "empty")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "an empty file")
+    git(laptop, "push", "-q", "origin", "main")
+    (laptop / "notes.txt").write_text("plain work\n")
+    m.ok("laptop", laptop, "checkpoint")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "keys/[REDACTED] (its name): looks like a GitHub token" in refused.err, refused.err
+    assert GHP not in refused.err  # the name is shown redacted
+    assert git(remote, "rev-parse", "-q", "--verify", "vibegit/state", check=False) == ""
+
+    redacted = m.ok("laptop", laptop, "sync", "--redact")
+    assert "Pushed" in redacted.out and GHP not in redacted.out
+    assert GHP not in git(remote, "ls-tree", "-r", "--name-only", "vibegit/state")
+    assert git(remote, "show", workflow_path(remote, "snapshot/notes.txt")) == "plain work"
+    assert (keys / "note.txt").exists()  # the user's files are theirs
+
+
+def _push(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "push", *args], cwd=repo, capture_output=True, text=True)
+
+
+def test_state_commits_pushed_under_any_name_are_scanned(tmp_path: Path, m: Machines) -> None:
+    """The pre-push hook scans every state commit a push sends that the remote
+    lacks, whatever it is called: a branch made from the state, an
+    expression, an id, a branch that merged it, to any remote."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    other = tmp_path / "other.git"
+    git(tmp_path, "init", "-q", "--bare", str(other))
+    git(laptop, "remote", "add", "other", str(other))
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "dev.env").write_text(f"AWS_ACCESS_KEY_ID={AWS}\n")
+    m.ok("laptop", laptop, "checkpoint")
+    git(laptop, "branch", "b", "vibegit/state")
+    tip = git(laptop, "rev-parse", "vibegit/state")
+    for args in (
+        ("origin", "b"),
+        ("origin", "vibegit/state~0:refs/heads/x"),
+        ("origin", f"{tip}:refs/heads/y"),
+        ("other", "b"),
+        ("other", "main", "b"),  # with an ordinary branch: the whole push stops
+        ("origin", "vibegit/state"),
+    ):
+        pushed = _push(laptop, *args)
+        assert pushed.returncode != 0, args
+        assert "dev.env:1: looks like a AWS access key id" in pushed.stderr, (args, pushed.stderr)
+    for bare in (remote, other):
+        assert git(bare, "for-each-ref", "refs/heads/b", "refs/heads/x", "refs/heads/y", "refs/heads/vibegit") == ""
+
+    git(laptop, "switch", "-q", "-c", "merged")  # a branch that merged the state's history
+    git(laptop, "merge", "-q", "--allow-unrelated-histories", "-s", "ours", "-m", "merge", "vibegit/state")
+    pushed = _push(laptop, "other", "merged")
+    assert pushed.returncode != 0 and "dev.env:1" in pushed.stderr, pushed.stderr
+
+    (laptop / "dev.env").unlink()
+    m.ok("laptop", laptop, "sync", "--redact")  # the state as pushed: the remote has it, no scan has to read it
+    assert _push(laptop, "origin", "vibegit/state:refs/heads/copy").returncode == 0
+    git(laptop, "switch", "-q", "main")
+    assert _push(laptop, "other", "main").returncode == 0  # an ordinary push, to a remote without the state
+    assert git(other, "for-each-ref", "--format=%(refname)") == "refs/heads/main"
+
+
+def test_the_state_goes_along_with_the_branch_that_holds_its_files(tmp_path: Path, m: Machines) -> None:
+    """A push of the user's branch carries the state to its remote: what that
+    push sends of the branch is the remote's, so a committed test key the
+    snapshot carries does not stop the state; the same key, never pushed, does."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "tests").mkdir()
+    (laptop / "tests" / "fixture.env").write_text(f"GITHUB_TOKEN={GHP}\n")
+    git(laptop, "add", "-A")
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "fixtures")
+    (laptop / "README.md").write_text("# demo\n\nwork\n")
+    m.ok("laptop", laptop, "checkpoint")
+    assert m("laptop", laptop, "secrets", "check").code == 1  # the commit is not on the remote yet
+    pushed = _push(laptop, "origin", "main")
+    assert pushed.returncode == 0 and "pushed vibegit/state to origin" in pushed.stderr, pushed.stderr
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_state_root_is_told_by_the_stores_names() -> None:
+    """The pre-push hook tells a state commit by names it does not import from the store (its cost): the same."""
+    from vibegit.infra import secretscan, store
+
+    assert secretscan.STATE_ROOT == store.SESSION
+    assert set(secretscan.STATE_ROOT_ANY) == {store.FORMAT_FILE, store.LOCK}
+    assert store.SESSION in store.WORKFLOW_FILES and store.LOCK in store.WORKFLOW_FILES  # format 1: at the root
+
+
+def _lfs_store(bare: Path) -> bytes:
+    """Every object a git-lfs store holds, one after the other."""
+    return b"".join(p.read_bytes() for p in sorted((bare / "lfs" / "objects").rglob("*")) if p.is_file())
+
+
+@pytest.mark.skipif(
+    shutil.which("git-lfs") is None and not os.environ.get("CI"), reason="git-lfs is not installed (CI installs it)"
+)
+def test_git_lfs_content_behind_a_snapshot_pointer_is_scanned(tmp_path: Path, m: Machines) -> None:
+    """A snapshot of an LFS-tracked file holds its pointer; git-lfs's own
+    pre-push hook uploads the content it names when the state is pushed. That
+    content is scanned: a credential in it stops the push (nothing reaches the
+    LFS store), redaction leaves the file out, and clean content travels and
+    is restored elsewhere."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    git(laptop, "lfs", "install", "--local")
+    git(laptop, "lfs", "track", "*.bin")
+    (laptop / "model.bin").write_bytes(b"weights\0\0committed\n")
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-q", "-m", "a model")
+    git(laptop, "push", "-q", "origin", "main")
+    assert b"committed" in _lfs_store(remote)  # git-lfs's hook uploads what a push's pointers name
+    m.ok("laptop", laptop, "install")  # git-lfs's pre-push hook chained
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "model.bin").write_bytes(b"weights\0\0" + f"token {GHP}\n".encode())
+    (laptop / "data.bin").write_bytes(b"clean data\n")
+    m.ok("laptop", laptop, "checkpoint")
+    assert "git-lfs.github.com/spec" in git(laptop, "show", workflow_path(laptop, "snapshot/model.bin"))
+
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and "model.bin:1: looks like a GitHub token" in refused.err, refused.err
+    git(laptop, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "more")
+    pushed = subprocess.run(["git", "push", "origin", "main"], cwd=laptop, capture_output=True, text=True)
+    assert pushed.returncode == 0 and "model.bin:1" in pushed.stderr, pushed.stderr  # the state stays home
+    assert GHP.encode() not in _lfs_store(remote) and b"clean data" not in _lfs_store(remote)
+
+    m.ok("laptop", laptop, "sync", "--redact")
+    assert GHP.encode() not in _lfs_store(remote)
+    assert b"clean data\n" in _lfs_store(remote)  # uploaded by git-lfs, once the scan had read it
+    desktop = clone(remote, tmp_path / "desktop")
+    git(desktop, "lfs", "install", "--local")
+    git(desktop, "lfs", "pull")
+    resumed = m.ok("desktop", desktop, "resume")
+    assert "Not restored: model.bin" in resumed.out
+    assert (desktop / "data.bin").read_bytes() == b"clean data\n"  # the content, not its pointer
+    assert (desktop / "model.bin").read_bytes() == b"weights\0\0committed\n"
+
+
+def test_a_tag_that_carries_state_commits_is_scanned_with_its_message(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "install")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    (laptop / "notes.txt").write_text("plain work\n")
+    m.ok("laptop", laptop, "checkpoint")  # state commits the remote does not have
+    git(laptop, "tag", "-a", "v1", "-m", f"release; token {GHP}", "vibegit/state")
+    pushed = _push(laptop, "origin", "v1")
+    assert pushed.returncode != 0 and "looks like a GitHub token" in pushed.stderr, pushed.stderr
+    assert git(remote, "tag") == ""
+    git(laptop, "tag", "-a", "-f", "v1", "-m", "release", "vibegit/state")
+    assert _push(laptop, "origin", "v1").returncode == 0
+    assert git(remote, "tag") == "v1"

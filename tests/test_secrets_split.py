@@ -257,13 +257,17 @@ import os, sys, time
 from vibegit.infra import scansplit
 from vibegit.main import main
 scansplit.PARALLEL = 0
-parent, real = os.getpid(), scansplit.run_group
-def slow(blobs):
-    if os.getpid() != parent:
-        open(sys.argv[1], "w").write(str(os.getpid()))
-        time.sleep(0.2)
-    return real(blobs)
-scansplit.run_group = slow
+parent = os.getpid()
+def stuck(real):
+    def run(*piece):
+        if os.getpid() != parent:  # the worker, holding its first piece until Ctrl-C ends the scan
+            with open(sys.argv[1] + ".tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+            time.sleep(600)
+        return real(*piece)
+    return run
+scansplit.run_group, scansplit.run_window = stuck(scansplit.run_group), stuck(scansplit.run_window)
 sys.exit(main(["secrets", "check"]))
 """
 
@@ -311,11 +315,11 @@ def test_ctrl_c_ends_the_scan_and_its_worker(checkpointed: Path, tmp_path: Path)
         text=True,
         start_new_session=True,  # its own group, as a terminal's foreground job
     )
-    for _ in range(600):
-        if marker.exists() and marker.read_text():
-            break
+    deadline = time.monotonic() + 300  # a loaded machine is slow; the scan cannot end without the worker
+    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
-    worker = int(marker.read_text())  # written by the worker itself, once it had a piece
+    assert marker.exists(), proc.communicate(timeout=60) if proc.poll() is not None else "no worker after 300 s"
+    worker = int(marker.read_text())  # written by the worker itself, once it had a piece (it never answers it)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err, (out, err)  # as any command interrupted

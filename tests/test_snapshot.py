@@ -162,3 +162,17 @@ def test_the_restore_plan_withholds_configuration_it_would_change(repo: Path) ->
     assert ".envrc" not in snapshot.plan(r, snap, base, MIRROR, hooks).configuration
     without_hooks = snapshot.plan(r, snap, base, MIRROR)  # core.hooksPath unknown: a file like any other
     assert "real-hooks/post-checkout" in without_hooks.write
+
+
+def test_checkout_bytes_through_a_filter_that_changes_sizes(repo: Path) -> None:
+    """git 2.39's ``cat-file --batch --filters`` heads each answer with the size
+    before the smudge filter (git-lfs's changes it): the bytes are still each file's."""
+    git(repo, "config", "filter.grow.smudge", "sed 's/$/ (smudged)/'")
+    git(repo, "config", "filter.grow.clean", "cat")
+    (repo / ".gitattributes").write_text("*.txt filter=grow\n")
+    wanted = []
+    for name, text in (("a.txt", "one\n"), ("b.md", "two\n"), ("c.txt", "three\nfour\n")):
+        oid = git(repo, "hash-object", "-w", "--stdin", input=text)
+        wanted.append((oid, name))
+    found = vgit.checkout_bytes(vgit.find_repo(repo), wanted)
+    assert found == [b"one (smudged)\n", b"two\n", b"three (smudged)\nfour (smudged)\n"]

@@ -486,16 +486,19 @@ def sync(
 
     Diverged histories are joined by a merge commit (both kept): per field the
     side that changed it, the newer when both did; tasks and memory united;
-    notes merged as text. What was decided is printed and recorded. What the
-    push would publish that is new (uncommitted changes in snapshots, the
-    state's text) is scanned first: a credential is refused (exit 1) with its
-    file:line and fingerprint. Your pre-push hooks run for the push too."""
+    notes merged as text. What was decided is printed and recorded. All the
+    push would publish that the remote does not have is scanned first (the
+    snapshots' files, committed or not: a commit never pushed is new there;
+    names; git-lfs content; the state's text; messages): a credential is
+    refused (exit 1) with its file:line and fingerprint. Your pre-push hooks
+    run for the push too."""
     return verbs.sync(remote, redact, no_verify)
 
 
 @secrets_parser.command("check")
 def secrets_check() -> int:
-    """List what the next push of the state branch would refuse (exit 1 when anything)."""
+    """List what the next push of the state branch to its remote would refuse
+    (exit 1 when anything): what the remote does not have, scanned."""
     from vibegit.commands import secrets
 
     return secrets.check()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import codecs
 
 import pytest
@@ -11,6 +12,10 @@ from vibegit.core.model import Checkpoint, Context, State, Task
 
 # Fake values, put together at run time.
 GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
+B64_KEY = base64.b64encode(
+    ("-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n").encode()
+).decode()
+B64_CERT = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa\n").decode()
 AZ = "Zm9v" * 21 + "YmE=="[:2] + "=="
 
 
@@ -34,6 +39,22 @@ AZ = "Zm9v" * 21 + "YmE=="[:2] + "=="
         ),
         ("https://hooks.slack.com/services/" + "T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX\n", "Slack webhook"),
         ("machine api.example.org login me password Hx9sK2mQ4pLw\n", "netrc password"),
+        # issue 24: formats the rules missed
+        (f"    client-key-data: {B64_KEY}\n", "base64 private key"),
+        (f"  tls.key: {B64_KEY}\n", "base64 private key"),
+        ("HF_TOKEN=hf_" + "QmZtLxVbNcKdPfHsJwRyTaUeIoPaSdFgHj\n", "Hugging Face token"),
+        ("VAULT_TOKEN=hvs." + "CAESIJ9k2Lm8Xq4Vb7Nc1Zt6Yw3Hs5Pd0Gf2Kj8Rq4Mn7\n", "Vault token"),
+        ("curl -fsS -u deploy:S3cr3t!x9 https://ci.example.org/job\n", "password in a curl command"),
+        ("curl --user=ci-bot:Zq8wLp2xKm4 https://x.example.org\n", "password in a curl command"),
+        ("sshpass -p 'Hx9sK2mQ4pLw' ssh deploy@10.0.0.4\n", "password in an sshpass command"),
+        ("mysql -h db -u root -pT0pS3cret! appdb < dump.sql\n", "password in a mysql command"),
+        ("mysqldump -uroot -p'Kq7#mZ2x' shop > shop.sql\n", "password in a mysql command"),
+        ("bot = Bot('1134674499:AA" + "Oq3Xb7Lm2Vz9Kp4Wt6Yh8Nc1Rd5Fs0Gj2')\n", "Telegram bot token"),
+        ("TWILIO_API_KEY=SK" + "ef95235cb388c141f8b7a6c5d4e3f201\n", "Twilio API key"),
+        (
+            'Client("AC' + "1f2e3d4c5b6a79881f2e3d4c5b6a7988" + '", "' + "661e3944e210b72f0aaa4c7d9b1e3f55" + '")\n',
+            "Twilio auth token",
+        ),
     ],
 )
 def test_found_on_its_line(text: str, kind: str) -> None:
@@ -58,6 +79,21 @@ def test_found_on_its_line(text: str, kind: str) -> None:
         "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n",  # the AWS documentation's key
         "url = postgres://scott:tiger@localhost/test\n",  # demo credentials
         "AWS_SECRET_ACCESS_KEY=\nSLACK_CHANNEL=general-announcements\n",  # an empty value does not take the next line
+        # issue 24: names of columns and caches assigned to *_KEY, and the new rules' near misses
+        'primary_key = "user_id_2024_v2"\n',
+        'SORT_KEY = "created_at_desc_v3"\n',
+        "cache_key = 'report:daily:v4'\n",
+        f"    client-certificate-data: {B64_CERT}\n",  # a certificate is public
+        "from huggingface_hub import hf_hub_download, hf_hubdownloadwithprogressbar\n",
+        "vault token lookup hvs.XXXXXXXXXXXXXXXXXXXXXXXX\n",
+        'curl -u "$CI_USER:$CI_TOKEN" https://ci.example.org\n',
+        "curl -u admin:admin http://localhost:8080/\n",
+        "sshpass -e ssh -p 2222 backup@host\n",  # ssh's -p is a port
+        "sshpass -f ~/.pw scp -P 2222 a b@c:\n",
+        "mysql -h db -u root -p orders\n",  # -p alone prompts
+        'mysql -u app -p"$MYSQL_PWD" orders\n',
+        "https://api.telegram.org/bot${TELEGRAM_TOKEN}/sendMessage\n",
+        "TWILIO_ACCOUNT_SID=ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
         "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----\n",  # documentation
         'curl -H "Authorization: Bearer <token>"\n',
         "ssl_key = /etc/ssl/private/client-key.pem\n",
@@ -177,6 +213,10 @@ def _plain_find(text: str) -> list[tuple[int, int, str, str]]:
         + " pypi-AgE"
         + "Ab3dE5fG7h" * 6
         + " eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Ab3dE5fG7hJ9kL1mN2pQ4r",
+        f"client-key-data: {B64_KEY} 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 "
+        "hvs.CAESIJ9k2Lm8Xq4Vb7Nc1Zt6Yw3Hs5Pd0Gf2Kj8Rq4Mn7 1134674499:AAOq3Xb7Lm2Vz9Kp4Wt6Yh8Nc1Rd5Fs0Gj2 "
+        "SKef95235cb388c141f8b7a6c5d4e3f201 AC1f2e3d4c5b6a79881f2e3d4c5b6a7988:661e3944e210b72f0aaa4c7d9b1e3f55\n"
+        "curl -u deploy:S3cr3t!x9 https://x sshpass -p Hx9sK2mQ4pLw ssh h\nmysqldump -uroot -pKq7mZ2xQ shop\n",
     ],
 )
 def test_the_prefilters_lose_nothing(text: str) -> None:

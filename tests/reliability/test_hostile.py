@@ -20,6 +20,7 @@ case:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -1197,3 +1198,127 @@ def test_the_lock_check_has_no_silent_way_around(world: World) -> None:
         assert result.code != 0 and "commit blocked" in result.err, result.err
     result = run_git(world, "commit", "-q", "--allow-empty", "-m", "let through", env={**laptop, "VIBEGIT_ALLOW": "1"})
     assert result.code == 0 and "recorded as event" in result.err, result.err
+
+
+# -- nothing unscanned leaves (issue 24) ------------------------------------------------------------
+# Each case leaves a credential where a push would carry it, then pushes (sync, or git with the hooks
+# installed): refused, in lines that never print the value, and the remote pushed to holds no object
+# with it; the checks of every case above hold too (a refusal lists its findings: many lines).
+
+AWS_KEY = "AKIA" + "Z7Q2M4X8R6T1W3YP"
+GH_TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
+VAULT = "hvs." + "CAESIJ9k2Lm8Xq4Vb7Nc1Zt6Yw3Hs5Pd0Gf2Kj8Rq4Mn7"
+B64_PEM_KEY = base64.b64encode(
+    ("-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qLkq0J3n2vP1pXkB\n").encode()
+).decode()
+LEAKS = (AWS_KEY, GH_TOKEN, VAULT, B64_PEM_KEY)
+
+
+def other(w: World) -> Path:
+    """A second remote, empty: nothing of the state is known to be there."""
+    bare = w.root / "other.git"
+    if not bare.exists():
+        git(w.root, "init", "-q", "--bare", str(bare))
+        git(w.victim, "remote", "add", "other", str(bare))
+    return bare
+
+
+def as_holder(w: World, *args: str) -> Result:
+    """vibegit as the laptop whose workflow it is (its events are recorded)."""
+    return _vg_env(w.victim, {"VIBEGIT_HOST": "laptop"}, *args)
+
+
+def objects_of(bare: Path) -> bytes:
+    """Every object a bare repository holds, uncompressed."""
+    return subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"], cwd=bare, capture_output=True, check=True
+    ).stdout
+
+
+def work_with(w: World, files: dict[str, str], message: str = "") -> None:
+    """``files`` in the working tree (committed on the current branch when ``message``), a checkpoint taken."""
+    plant(w, {path: text.encode() for path, text in files.items()})
+    if message:
+        git(w.victim, "add", "-A", "--", *files)
+        git(w.victim, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", message)
+    (w.victim / "README.md").write_text("# demo\n\nwork in progress\n")
+    assert as_holder(w, "checkpoint").code == 0
+
+
+def reset_away(w: World) -> Path:
+    work_with(w, {"deploy.env": f"REGION=eu\nAWS_ACCESS_KEY_ID={AWS_KEY}\n"}, "oops")
+    git(w.victim, "reset", "-q", "--hard", "HEAD~1")  # in no branch any more; the snapshot still holds it
+    return w.remote
+
+
+def unpushed_branch(w: World) -> Path:
+    git(w.victim, "switch", "-q", "-c", "feat")
+    assert as_holder(w, "start", "feat-work", "--goal", "fixtures").code == 0
+    work_with(w, {"tests/fixture.env": f"GITHUB_TOKEN={GH_TOKEN}\n"}, "fixtures, never pushed")
+    return w.remote
+
+
+def stranger_state(w: World) -> Path:
+    """A stranger's state on origin, its snapshot holding credentials in the formats issue 24 added."""
+    craft(
+        w,
+        snapshot={
+            "k8s/kubeconfig": f"users:\n- name: admin\n  user:\n    client-key-data: {B64_PEM_KEY}\n".encode(),
+            "ops/vault.sh": f"export VAULT_TOKEN={VAULT}\n".encode(),
+            "ops/backup.sh": b"sshpass -p 'Hx9sK2mQ4pLw' ssh backup@10.0.4.20\n",
+            f"keys/{GH_TOKEN}": b"",  # a name, over an empty blob
+        },
+    )
+    sync_ready(w)
+    return other(w)
+
+
+def uncommitted(w: World) -> Path:
+    work_with(w, {"notes/creds.txt": f"aws {AWS_KEY}\n"})
+    return w.remote
+
+
+LEAK_CASES: dict[str, tuple[Setup, tuple[str, ...]]] = {
+    "reset-away-sync": (reset_away, ("sync",)),
+    "unpushed-branch-sync": (unpushed_branch, ("sync",)),
+    "stranger-state-sync-elsewhere": (stranger_state, ("sync", "--remote", "other")),
+    "stranger-state-as-a-branch": (stranger_state, ("git", "push", "other", f"{STATE}:refs/heads/copy")),
+    "stranger-state-expression": (stranger_state, ("git", "push", "other", f"{STATE}~0:refs/heads/x")),
+    "state-as-a-branch": (uncommitted, ("git", "push", "origin", "refs/heads/vibegit/state:refs/heads/b")),
+    "state-expression": (uncommitted, ("git", "push", "origin", "vibegit/state~0:refs/heads/x")),
+    "state-by-id": (uncommitted, ("git", "push", "origin", "ID:refs/heads/y")),
+    "state-itself": (uncommitted, ("git", "push", "origin", "vibegit/state")),
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=() if n in ("reset-away-sync", "stranger-state-as-a-branch") else pytest.mark.slow)
+        for n in LEAK_CASES
+    ],
+)
+def test_nothing_unscanned_leaves(world: World, name: str) -> None:
+    setup, args = LEAK_CASES[name]
+    target = setup(world)
+    refs = git(target, "for-each-ref")
+    was = before(world)
+    if args[0] == "git":
+        assert _vg_env(world.victim, {"VIBEGIT_HOST": "laptop"}, "install").code == 0
+        was = before(world)
+        tip = git(world.victim, "rev-parse", "-q", "--verify", "refs/heads/vibegit/state", check=False)
+        line = [a.replace("ID", tip) for a in args[1:]]
+        proc = subprocess.run(["git", *line], cwd=world.victim, capture_output=True, text=True)
+        result = Result(proc.returncode, proc.stdout, proc.stderr)
+        assert result.code != 0, result.err
+    else:
+        result = as_holder(world, *args)
+        assert result.code == 1, (result.code, result.err)
+    said = result.out + result.err
+    assert "look like credentials" in said and "Traceback" not in said, said
+    assert not any(value in said for value in LEAKS), said  # findings name places and fingerprints
+    first = [line for line in result.err.strip().splitlines() if not line.startswith("vibegit: Took the workflow")]
+    check(world, was, Result(min(result.code, 1), result.out, first[0]))
+    assert git(target, "for-each-ref") == refs  # nothing moved there
+    stored = objects_of(target)
+    assert not any(value.encode() in stored for value in LEAKS)

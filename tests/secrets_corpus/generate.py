@@ -834,6 +834,131 @@ def big_log() -> tuple[str, int]:
 ENCODERS["utf-16-le-nobom"] = lambda s: s.encode("utf-16-le")
 
 
+def build_issue24_specs() -> None:
+    """Formats the rules missed (issue 24): kubeconfig's client-key-data and a
+    Kubernetes secret's tls.key (base64 PEM keys), Hugging Face, Vault,
+    Telegram and Twilio tokens, passwords on curl, sshpass and mysql command
+    lines. A credential in a file's name: ``NAMED`` below."""
+    cert = "-----BEGIN CERTIFICATE-----\n" + pem_body("MIIDdzCCAl+gAwIBAgIE", 900) + "\n-----END CERTIFICATE-----\n"
+    k = base64.b64encode(rsa_pem().encode()).decode()
+    t(
+        "kubeconfig",
+        "yaml (kubeconfig)",
+        "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n"
+        f"    certificate-authority-data: {base64.b64encode(cert.encode()).decode()}\n"
+        "    server: https://k8s.acme-corp.io:6443\n  name: prod\nusers:\n- name: admin\n  user:\n"
+        f"    client-certificate-data: {base64.b64encode(cert.encode()).decode()}\n"
+        f"    client-key-data: {k}\n",
+        k,
+        kind_hint="kubeconfig client-key-data (base64 PEM key)",
+    )
+    k = base64.b64encode(ec_pem().encode()).decode()
+    t(
+        "tls-secret.yaml",
+        "yaml (Kubernetes secret)",
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: ingress-tls\ntype: kubernetes.io/tls\ndata:\n"
+        f"  tls.crt: {base64.b64encode(cert.encode()).decode()}\n  tls.key: {k}\n",
+        k,
+        kind_hint="tls.key (base64 PEM key)",
+    )
+    k = "hf_" + rs(34, string.ascii_letters)
+    t(
+        "hf_login.py",
+        "python",
+        "from huggingface_hub import login, snapshot_download\n\n"
+        f'login(token="{k}")\nsnapshot_download("acme/orders-classifier", revision="v3")\n',
+        k,
+        kind_hint="Hugging Face token",
+    )
+    k = "hf_" + rs(34, string.ascii_letters)
+    t("hf.env", "dotenv", f"HF_HOME=/data/hf\nHUGGING_FACE_HUB_TOKEN={k}\n", k, kind_hint="Hugging Face token")
+    k = "hvs." + rs_mostly(91)
+    t(
+        "vault_env.sh",
+        "shell",
+        "#!/bin/sh\nexport VAULT_ADDR=https://vault.acme-corp.io:8200\n"
+        f"export VAULT_TOKEN={k}\nvault kv get secret/orders\n",
+        k,
+        kind_hint="Vault service token",
+    )
+    k = "hvs." + rs_mostly(91)
+    t(
+        "vault_login.json",
+        "json (vault login -format=json)",
+        '{\n  "request_id": "5f0c3d3e-9b1a-4c44-8f6e-1d2b3c4d5e6f",\n  "auth": {\n'
+        f'    "client_token": "{k}",\n    "policies": ["default", "orders-read"],\n'
+        '    "lease_duration": 2764800\n  }\n}\n',
+        k,
+        kind_hint="Vault service token",
+    )
+    k = f"{R.randint(10**9, 7 * 10**9)}:AA{rs_mostly(33)}"
+    t(
+        "telegram_bot.py",
+        "python",
+        "from telegram.ext import ApplicationBuilder\n\n"
+        f'app = ApplicationBuilder().token("{k}").build()\napp.run_polling()\n',
+        k,
+        kind_hint="Telegram bot token",
+    )
+    k = "SK" + rs(32, HEX)
+    t("twilio_api.env", "dotenv", f"TWILIO_API_KEY={k}\nTWILIO_REGION=ie1\n", k, kind_hint="Twilio API key")
+    sid, tok = twilio_sid(), rs(32, HEX)
+    t(
+        "twilio_client.py",
+        "python",
+        "from twilio.rest import Client\n\n"
+        f'client = Client("{sid}", "{tok}")\nclient.messages.create(to="+15558675310", body="ok")\n',
+        tok,
+        kind_hint="Twilio auth token beside its account id",
+    )
+    pw = rs(6) + R.choice("!#%") + rs(5)
+    t(
+        "deploy_curl.sh",
+        "shell",
+        f"#!/bin/sh\nset -e\ncurl -fsS -u deploy:{pw} -X POST https://ci.acme-corp.io/job/orders/build\n",
+        pw,
+        kind_hint="curl -u user:password",
+    )
+    pw = rs(12)
+    t(
+        "artifacts.md",
+        "markdown",
+        "# Uploading artifacts\n\n```sh\n"
+        f"curl --user ci-bot:{pw} --upload-file dist/orders.tar.gz https://nexus.acme-corp.io/repository/raw/\n```\n",
+        pw,
+        kind_hint="curl --user user:password",
+    )
+    pw = rs(10) + R.choice("@%+") + rs(3)
+    t(
+        "backup.sh",
+        "shell",
+        f"#!/bin/sh\nsshpass -p '{pw}' ssh -o StrictHostKeyChecking=no backup@10.0.4.20 'tar czf - /srv' > srv.tgz\n",
+        pw,
+        kind_hint="sshpass -p password",
+    )
+    pw = rs(11)
+    t(
+        "crontab",
+        "crontab",
+        "# m h dom mon dow command\n"
+        f"15 3 * * * mysqldump -h db.internal -u backup -p{pw} orders | gzip > /var/backups/orders.sql.gz\n",
+        pw,
+        kind_hint="mysqldump -ppassword",
+    )
+    pw = rs(9) + R.choice("!#") + rs(2)
+    t(
+        "Makefile",
+        "makefile",
+        f"DB=orders\n\nmigrate:\n\tmysql -h 127.0.0.1 -P 3306 -u root -p'{pw}' $(DB) < migrations/latest.sql\n",
+        pw,
+        kind_hint="mysql -p'password'",
+    )
+
+
+# Files whose name is the credential (an empty file, a directory): the scan reads the names in trees too.
+NAMED = ("github token named file", lambda: f"{ghp()}.txt")
+
+
 class Expected(NamedTuple):
     name: str  # the file's name in the corpus directory
     lines: tuple[int, ...]  # any of these lines is the right one
@@ -848,6 +973,7 @@ def write_true(dest: Path) -> list[Expected]:
     TRUE_SPECS.clear()
     build_true_specs()
     build_encoded_specs()
+    build_issue24_specs()
     dest.mkdir(parents=True, exist_ok=True)
     out = []
     for s in TRUE_SPECS:
@@ -858,6 +984,10 @@ def write_true(dest: Path) -> list[Expected]:
     text, line = big_log()
     (dest / "big_app.log").write_text(text)
     out.append(Expected("big_app.log", (line,), "utf-8", "GitHub token in a URL deep in a 3 MB log"))
+    kind, make = NAMED
+    name = make()
+    (dest / name).write_bytes(b"")  # its blob is the empty one, which every remote has: only its name is new
+    out.append(Expected(name, (0,), "-", kind))  # line 0: the file's name
     return out
 
 

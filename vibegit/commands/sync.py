@@ -139,18 +139,20 @@ def integrate(
     return tip
 
 
-def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, say: Say) -> bool:
-    """Take what looks like a credential out of the commits not pushed yet
-    (rewritten; see secretscan.rewrite), plus a ``redact`` event."""
+def redact(
+    repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, say: Say, remote: str | None = None
+) -> bool:
+    """Take what looks like a credential out of the commits ``remote`` does
+    not have (rewritten; see secretscan.rewrite), plus a ``redact`` event."""
     done: list[secretscan.Redaction] = []
 
     def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
         done.clear()
-        findings = secretscan.scan(repo, settings, tip) if tip else []
+        findings = secretscan.scan(repo, settings, tip, remote=remote) if tip else []
         if not findings or tip is None:
             return None, "", None
-        red = secretscan.rewrite(repo, settings, tip, findings)
-        left = secretscan.scan(repo, settings, red.tip)
+        red = secretscan.rewrite(repo, settings, tip, findings, remote)
+        left = secretscan.scan(repo, settings, red.tip, remote=remote)
         if left:
             first = t("sync.redact_left", where=left[0].where(settings), kind=left[0].kind)
             raise Refused(first + "\n" + secretscan.refusal(left, settings))
@@ -181,7 +183,7 @@ def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, s
     return True
 
 
-def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretscan.Finding]] | None:
+def _scan_ahead(repo: git.Repo, settings: Settings, remote: str) -> tuple[str, list[secretscan.Finding]] | None:
     """The scan of the local tip, run while the fetch runs: the tip and its
     findings. When the fetch brings nothing new and the tip stays, it is the
     scan before the push; else the scan after the merge reads only what this
@@ -190,7 +192,7 @@ def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretsca
     if tip is None:
         return None
     try:
-        return tip, secretscan.scan(repo, settings, tip)
+        return tip, secretscan.scan(repo, settings, tip, remote=remote)
     except VibegitError:
         return None
 
@@ -202,6 +204,7 @@ def _findings(
     theirs: str | None,
     known: str | None,
     ahead: tuple[str, list[secretscan.Finding]] | None,
+    remote: str,
 ) -> list[secretscan.Finding]:
     """The scan before the push of ``tip``, after ``_scan_ahead``: its result
     when the fetch brought nothing (``known``: the remote's copy before) and
@@ -219,8 +222,8 @@ def _findings(
         and git.parents(repo, tip) == [ahead[0], theirs]
         and (known is None or git.is_ancestor(repo, known, theirs))
     ):
-        return secretscan.scan(repo, settings, tip, cleared=[ahead[0]])
-    return secretscan.scan(repo, settings, tip)
+        return secretscan.scan(repo, settings, tip, cleared=[ahead[0]], remote=remote)
+    return secretscan.scan(repo, settings, tip, remote=remote)
 
 
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
@@ -231,19 +234,19 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
         e = app.facts(ctx)
         known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
         with remote.fetching(repo, settings, name) as fetched:
-            ahead = None if do_redact else _scan_ahead(repo, settings)
+            ahead = None if do_redact else _scan_ahead(repo, settings, name)
             theirs = fetched()
         tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
         if tip is None:
             app.say(t("sync.nothing", remote=name))
             return OK
         if do_redact:
-            redact(repo, settings, ctx.config, e, app.say)
+            redact(repo, settings, ctx.config, e, app.say, name)
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             continue  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:

@@ -40,7 +40,8 @@ class Rule(NamedTuple):
     pattern: re.Pattern[str]
     group: int  # the secret itself (0: the whole match); redacted and fingerprinted
     edge: str = ""  # characters that must not come right before the match ("" none)
-    check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer"
+    check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer", "b64pem", "mixed",
+    # "random", "cli"
     # Prefilters, each exact (a text they rule out holds no match): the rule runs only when one of
     # ``needles`` is in the text, or ``gate`` is found in it (a regex led by a literal: the regex
     # engine's prefix search beats ``in`` for short needles); a match begins where one of
@@ -132,6 +133,40 @@ RULES: tuple[Rule, ...] = (
         gate=re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
     ),
     Rule(
+        "base64 private key",  # kubeconfig's client-key-data, a Kubernetes secret's tls.key: a PEM key, base64
+        re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}"),
+        0,
+        _WORD + "+/",
+        "b64pem",
+        gate=re.compile("LS0tLS1CRUdJTi"),  # base64 of "-----BEGIN"
+    ),
+    Rule(
+        "Hugging Face token", re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])"), 0, _WORD, "mixed", gate=re.compile("hf_")
+    ),
+    Rule(
+        "Vault token",
+        re.compile(r"hv[sbr]\.[A-Za-z0-9_-]{24,300}(?![A-Za-z0-9_-])"),
+        0,
+        _WORD + ".",
+        "random",
+        gate=re.compile(r"v[sbr]\.(?<=hv[sbr]\.)"),  # led by its rarer letter
+    ),
+    Rule(
+        "Telegram bot token",
+        re.compile(r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
+        0,
+        _WORD,
+        gate=re.compile(r"AA(?<=:AA)[A-Za-z0-9_-]{33}"),  # the secret's start; the bot's id before it
+    ),
+    Rule("Twilio API key", re.compile(r"SK[0-9a-f]{32}(?![0-9A-Za-z])"), 0, _WORD, gate=re.compile("SK[0-9a-f]{32}")),
+    Rule(
+        "Twilio auth token",  # beside its account's id: Client("AC…", "…"), AC…:…
+        re.compile(r"AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?([0-9a-f]{32})(?![0-9A-Za-z])"),
+        1,
+        _WORD,
+        gate=re.compile("AC[0-9a-f]{32}"),
+    ),
+    Rule(
         "bearer token",
         re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"),
         1,
@@ -178,6 +213,36 @@ RULES: tuple[Rule, ...] = (
         gate=re.compile(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
         lines=True,
     ),
+    # passwords on command lines: curl -u user:pw (--user), sshpass -p pw, mysql -ppw (and its kin)
+    Rule(
+        "password in a curl command",
+        re.compile(
+            rf"curl[^\n|;&]{{0,400}}?[ \t](?:-u[ \t]*|--user[ \t=]+)[\"']?[^\s:\"']*:({_FIRST}[^\s\"']{{2,200}})"
+        ),
+        1,
+        _WORD,
+        "cli",
+        needles=("curl",),
+    ),
+    Rule(
+        "password in an sshpass command",
+        re.compile(rf"sshpass(?:[ \t]+(?:-[fdP][ \t]*\S+|-[evhV]+))*[ \t]+-p[ \t]*[\"']?({_FIRST}[^\s\"']{{2,200}})"),
+        1,
+        _WORD,
+        "cli",
+        needles=("sshpass",),
+    ),
+    Rule(
+        "password in a mysql command",
+        re.compile(
+            rf"(?:mysql(?:dump|admin|import|show|check|slap)?|mariadb(?:-dump|-admin)?)(?![\w-])"
+            rf"[^\n|;&]{{0,300}}?[ \t]-p[\"']?({_FIRST}[^\s\"']{{2,200}})"
+        ),
+        1,
+        _WORD,
+        "cli",
+        gate=re.compile("(?:mysql|mariadb)"),
+    ),
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
         "secret assigned to a key-like name",
@@ -209,7 +274,7 @@ _IDENT = re.compile(r"\+?[A-Za-z_][A-Za-z_.|:+-]*\Z")  # names, slugs, dotted pa
 _CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
 _PATH = re.compile(r"(?:~|\.{1,2})?/(?:[\w.-]+/)+[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|jks|json|txt|der)\Z")
 _SEQUENCES = ("0123456789" * 3, "abcdefghijklmnopqrstuvwxyz" * 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 2)
-_SHAPELESS = ("url", "keyword", "basic", "bearer")  # found by where they stand, not by a known format
+_SHAPELESS = ("url", "keyword", "basic", "bearer", "cli")  # found by where they stand, not by a known format
 # Published example values (the jwt.io example token's signature).
 _KNOWN_EXAMPLES = frozenset({"SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"})
 
@@ -248,10 +313,16 @@ def _keyword_name(text: str, start: int, word: str) -> bool:
     return text[max(0, start - 3) : start].lower() == "api"  # apikey, APIKEY
 
 
-def _literal(value: str, text: str, end: int) -> bool:
+_NAMED = re.compile(r"[A-Za-z]+(?:[_.:-](?:[A-Za-z]+|[vV]?[0-9]+))+\Z")  # user_id_2024_v2, created_at_desc_v3
+
+
+def _literal(value: str, text: str, end: int, word: str = "") -> bool:
     """A literal, not words, repeated characters or code (a call, an
-    attribute, a variable name) assigned to a key-like name."""
+    attribute, a variable name) assigned to a key-like name; for a *key*
+    (``primary_key``, ``SORT_KEY``), not a name made of words and numbers."""
     if entropy(value) < 3.0 or value.isalpha():
+        return False
+    if word.lower() == "key" and _NAMED.match(value):
         return False
     if text[end : end + 1] in ("(", ".", "["):
         return False
@@ -266,6 +337,15 @@ def _basic(value: str) -> bool:
         return False
     _, sep, password = raw.partition(":")
     return bool(sep) and len(password) >= 3 and raw.isprintable() and not is_placeholder(password, "url")
+
+
+def _b64pem(value: str) -> bool:
+    """base64 of a PEM private key (its first lines are enough)."""
+    head = value[: len(value) // 4 * 4][:400]
+    try:
+        return b"PRIVATE KEY" in base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return False
 
 
 def _url(text: str, start: int) -> bool:
@@ -284,13 +364,21 @@ def _passes(rule: Rule, match: re.Match[str], text: str) -> bool:
     if check == "pem":
         return _PEM_BODY.search(value) is not None  # a header alone, or "...", is documentation
     if check == "keyword":
-        shaped = _keyword_name(text, match.start(), match.group(1)) and _literal(value, text, match.end(2))
+        word = match.group(1)
+        shaped = _keyword_name(text, match.start(), word) and _literal(value, text, match.end(2), word)
     elif check == "url":
         shaped = _url(text, match.start())
     elif check == "basic":
         shaped = _basic(value)
     elif check == "bearer":
         shaped = entropy(value) >= 3.5 and not value.isalpha() and not value.isdigit()
+    elif check == "b64pem":
+        shaped = _b64pem(value)
+    elif check == "mixed":  # random letters: both cases, more than a name has
+        tail = value.rpartition("_")[2]
+        shaped = sum(c.isupper() for c in tail) >= 3 and sum(c.islower() for c in tail) >= 3 and entropy(tail) >= 3.5
+    elif check == "random":
+        shaped = entropy(value.partition(".")[2]) >= 3.5
     else:
         shaped = True
     return shaped and not is_placeholder(value, check)

@@ -97,16 +97,30 @@ def run(
     return proc
 
 
-def fields(repo: Repo, *args: str, piece: int = 1 << 16) -> Iterator[list[bytes]]:
-    """The NUL-separated fields of ``git ARGS``'s output (``-z``), read as
-    they come, in lists of those complete in each read: a long output is
-    never held whole. A failure is a GitError."""
-    proc = _start(list(args), repo.toplevel, stdout=PIPE, stderr=PIPE)
+def fields(
+    repo: Repo, *args: str, piece: int = 1 << 16, sep: bytes = b"\0", input: bytes | None = None
+) -> Iterator[list[bytes]]:
+    """The NUL-separated fields of ``git ARGS``'s output (``-z``; or lines,
+    ``sep``), read as they come, in lists of those complete in each read: a
+    long output is never held whole. ``input``: its standard input, for a
+    command that reads all of it before it answers (``rev-list --stdin``).
+    A failure is a GitError."""
+    proc = _start(list(args), repo.toplevel, stdin=None if input is None else PIPE, stdout=PIPE, stderr=PIPE)
     assert proc.stdout and proc.stderr
+    if proc.stdin is not None:
+        try:
+            proc.stdin.write(input or b"")
+        except BrokenPipeError:
+            pass  # git stopped reading: its exit code and stderr say why
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     rest = b""
     try:
         while data := proc.stdout.read(piece):
-            *done, rest = (rest + data).split(b"\0")
+            *done, rest = (rest + data).split(sep)
             if done:
                 yield done
         said = proc.stderr.read()
@@ -960,24 +974,34 @@ def hash_paths(repo: Repo, paths: list[str]) -> dict[str, str]:
 
 def checkout_bytes(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
     """The bytes a checkout would write for each ``(blob id, path)``: smudge
-    filters and line endings applied, as ``git checkout`` would (one process)."""
+    filters and line endings applied, as ``git checkout`` would (one process;
+    one each where a filter changed a size: git 2.39's batch header gives the
+    size before the filter, git-lfs's smudge for one)."""
     if not wanted:
         return []
     if any("\n" in path for _, path in wanted):  # the batch protocol is one line each
-        return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
+        return _checkout_each(repo, wanted)
     batch = "".join(f"{oid} {path}\n" for oid, path in wanted).encode(errors="surrogateescape")
     out = repo.git("cat-file", "--batch", "--filters", input=batch).stdout
     found: list[bytes] = []
     at = 0
-    for _ in wanted:
-        end = out.index(b"\n", at)
-        header = out[at:end].split()
-        if len(header) != 3:
-            raise GitError(f"git cat-file --filters: {out[at:end][:80].decode(errors='replace')}")
+    for oid, _ in wanted:
+        end = out.find(b"\n", at)
+        header = out[at:end].split() if end >= 0 else []
+        if len(header) != 3 or header[0].decode(errors="replace") != oid or not header[2].isdigit():
+            if header[1:2] == [b"missing"]:
+                raise GitError(f"git cat-file --filters: {oid} missing")
+            return _checkout_each(repo, wanted)  # the sizes do not add up: a filter changed one
         size = int(header[2])
+        if out[end + 1 + size : end + 2 + size] != b"\n":
+            return _checkout_each(repo, wanted)
         found.append(out[end + 1 : end + 1 + size])
         at = end + 1 + size + 1
-    return found
+    return found if at == len(out) else _checkout_each(repo, wanted)
+
+
+def _checkout_each(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
+    return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
 
 
 def remotes(repo: Repo) -> list[str]:

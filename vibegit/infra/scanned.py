@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -76,10 +77,34 @@ def load(repo: git.Repo) -> dict[str, None]:
     return found
 
 
+_IDS = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?(?: [0-9a-f]{40}(?:[0-9a-f]{24})?)*")  # ids, a space between
+
+
+def lines(oids: Iterable[str]) -> list[bytes]:
+    """The record's lines for ``oids`` (``LINE`` ids a line), to ``append`` once a scan has finished."""
+    found = list(oids)
+    out = []
+    for start in range(0, len(found), LINE):
+        ids = " ".join(found[start : start + LINE])
+        if not _IDS.fullmatch(ids):  # one look a line; a line with anything else keeps only the ids
+            ids = " ".join(oid for oid in found[start : start + LINE] if git.is_oid(oid))
+        if ids:
+            out.append(_line(ids))
+    return out
+
+
+def _line(ids: str) -> bytes:
+    return f"{_check(ids)} {ids}\n".encode()
+
+
 def add(repo: git.Repo, oids: Iterable[str]) -> None:
     """Record ``oids`` as scanned clean (appended; a record that cannot be written is not kept)."""
-    valid = [oid for oid in oids if git.is_oid(oid)]
-    if not valid:
+    append(repo, lines(oids))
+
+
+def append(repo: git.Repo, written: list[bytes]) -> None:
+    """Append ``written`` (from ``lines``) to the record, a whole line a write."""
+    if not written:
         return
     target = path(repo)
     try:
@@ -89,9 +114,8 @@ def add(repo: git.Repo, oids: Iterable[str]) -> None:
     except OSError:
         return
     try:
-        for start in range(0, len(valid), LINE):  # a whole line per write: appends of two processes do not mix
-            ids = " ".join(valid[start : start + LINE])
-            os.write(fd, f"{_check(ids)} {ids}\n".encode())
+        for line in written:  # a whole line per write: appends of two processes do not mix
+            os.write(fd, line)
     except OSError:
         pass
     finally:

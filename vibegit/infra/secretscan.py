@@ -1,30 +1,31 @@
 """Secrets stay home: scan exactly what a push of the state branch
 would publish that is new, and take it out again (``sync --redact``).
 
-What is new, per state commit the remote does not have yet (not reachable
-from any fetched copy of the state branch):
+What is new: every object a push would make reachable on the remote that
+the remote's refs known here do not reach (``Theirs``), whatever commit it
+comes from, listed by git (``rev-list --objects``): the blobs of the
+snapshots (the whole working tree: a commit of the user's never pushed is
+new there) and of the state's own text, the names in each new tree, and
+the commit messages. What the remote has is never scanned, so committed
+test keys and fixtures pushed with the user's branch are never flagged.
+A push that sends state commits under another name gets the same scan
+(``carrying_state``).
 
-- of each snapshot, the files that differ from the checkpoint's commit at the
-  same path (the uncommitted work; a file only moved is not new), unless the
-  remote's copy already carries that blob;
-- every other file of the state tree (the state's own text) the remote's
-  copy does not hold;
-- the commit messages.
-
-Content the user's history holds unchanged is never scanned, so committed
-test keys and fixtures are never flagged. Files are decoded (UTF-8, UTF-16
+Files are decoded (UTF-8, UTF-16
 and UTF-32 with or without a BOM; binary read as latin-1) and scanned as a
 stream, whatever their size; an object that cannot be read is refused,
 never skipped. Values whose fingerprint is in ``.vibegit/secrets-allow``
 pass. Rules: core/credentials.py. Light imports only: the pre-push hook
-calls ``check`` (the store is imported when there is something to scan).
+calls ``carrying_state`` and ``check`` (the state model, store, is
+imported by redaction only).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 
@@ -52,12 +53,14 @@ class Finding(NamedTuple):
     source: str  # "snapshot", "state" or "message"
     oid: str  # the blob or commit holding it
     snapshot: str = ""  # the snapshot tree, for a file of a snapshot
+    entry: str = ""  # a name that looks like one: the path it ends (``path`` shows it redacted)
 
     def where(self, settings: Settings) -> str:
+        at = " (its name)" if self.entry else f":{self.line}"
         if self.source == "snapshot":
-            return f"{self.path}:{self.line}"
+            return f"{self.path}{at}"
         if self.source == "state":
-            return f"{settings.state_branch}:{self.path}:{self.line}"
+            return f"{settings.state_branch}:{self.path}{at}"
         return f"commit {self.oid[:10]} message:{self.line}"
 
     @property
@@ -118,175 +121,137 @@ def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
 
 
 class Blob(NamedTuple):
+    """An object a push would make reachable on the remote for the first time
+    (a blob, or a tree: its entries' names are scanned)."""
+
     oid: str
-    path: str
+    path: str  # in its snapshot (a snapshot's own root: ""), else in the state tree
     source: str  # "snapshot" or "state"
-    snapshot: str = ""  # the snapshot tree a snapshot file is in
-    base: str = ""  # the tree that snapshot was taken on ("" unknown)
-    added: bool = False  # a path the base does not have
+    snapshot: str = ""  # the snapshot tree it is in
 
 
 class Scope(NamedTuple):
-    commits: list[str]  # state commits the remote does not have, oldest first
-    blobs: list[Blob]  # what in them is new, each blob once
+    commits: list[str]  # commits the remote does not have, oldest first
+    blobs: list[Blob]  # the blobs and trees in them the remote does not have, each once
+    snapshots: list[str]  # the snapshot trees among them
+    roots: dict[str, None]  # where snapshots hang in the state tree ("workflows/<id>/snapshot")
 
 
-def pushed_tips(repo: git.Repo, settings: Settings) -> list[str]:
-    """Every fetched copy of the state branch: what the remotes have."""
-    raw = repo.out("for-each-ref", "--format=%(objectname)", git.REMOTE_NS, f"refs/remotes/*/{settings.state_branch}")
-    return sorted(set(raw.split()))
+class Theirs(NamedTuple):
+    """What a remote is known here to have, as git is told it: the refs of
+    ``remote`` (its remote-tracking refs, ``refs/remotes/REMOTE/*``, and
+    vibegit's copy of its state branch, ``refs/vibegit/remote/REMOTE``, as
+    last fetched or pushed) and ``commits`` (what it has, or is given by the
+    same push); the trees of all of them count as theirs whole."""
+
+    remote: str = ""  # a remote's name; "": none (a URL, or no remote)
+    commits: tuple[str, ...] = ()
+
+    def args(self) -> list[str]:
+        """Arguments after ``--stdin`` (the refs; a copy never fetched is ignored: ``--ignore-missing``)."""
+        if not self.remote or any(c in self.remote for c in "*?[\\"):  # a ref name holds none of these
+            return ["--ignore-missing"]
+        return ["--ignore-missing", "--not", f"--remotes={self.remote}", f"{git.REMOTE_NS}{self.remote}"]
+
+    def stdin(self, *wanted: str) -> bytes:
+        """``wanted``, then what is theirs, one a line, for ``--stdin``."""
+        lines = [*wanted, *(f"^{oid}" for oid in self.commits if git.is_oid(oid))]
+        return "".join(f"{line}\n" for line in lines).encode()
+
+    def plus(self, commits: Sequence[str]) -> Theirs:
+        return self._replace(commits=(*self.commits, *commits))
+
+    def tips(self, repo: git.Repo) -> list[str]:
+        """The commits the refs name, and ``commits``: what ``args`` stands for, as ids."""
+        found = list(self.commits)
+        if self.remote and len(self.args()) > 1:
+            tracking, copy = f"refs/remotes/{self.remote}/", f"{git.REMOTE_NS}{self.remote}"
+            raw = repo.out("for-each-ref", "--format=%(objectname) %(refname)", tracking.rstrip("/"), copy)
+            for oid, _, ref in (line.partition(" ") for line in raw.splitlines()):
+                if ref == copy or ref.startswith(tracking):
+                    found.append(oid)
+        return [oid for oid in dict.fromkeys(found) if git.is_oid(oid)]
 
 
-def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
-    found = cat.get(tree)
-    if found is None or found[0] != "tree":
-        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
-    for e in git.parse_tree(repo, found[2]):
-        path = prefix + e.name
-        if path in skip:
-            continue
-        if e.mode == "40000":
-            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
-        elif e.mode != "160000":
-            yield e.oid, path
+def theirs(repo: git.Repo, settings: Settings, remote: str | None, cleared: Sequence[str] = ()) -> Theirs:
+    """What ``remote`` has (None: the state's remote, when it can be told), plus ``cleared``."""
+    return Theirs(state_remote(repo, settings) or "" if remote is None else remote, tuple(cleared))
 
 
-def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple[str, str, bool]]:
-    """(blob, path, added) of the files ``snap`` changes against ``base_tree``; a file only moved is not one."""
-    from vibegit.infra import snapshot
+def state_remote(repo: git.Repo, settings: Settings) -> str | None:
+    """The remote the state branch is pushed to, None when that cannot be told (then nothing is taken as theirs)."""
+    from vibegit.infra import remote
 
-    diff = snapshot.diff(repo, base_tree or snapshot.empty_tree(repo), snap)
-    gone = {c.old.oid for c in diff.values() if c.old is not None and c.new is None}
-    for path, change in sorted(diff.items()):
-        new = change.new
-        if new is None or new.mode == "160000":
-            continue
-        if change.old is None and new.oid in gone:
-            continue  # moved, content unchanged
-        yield new.oid, path, change.old is None
-
-
-def _in_snapshot(path: str) -> bool:
-    """A path inside a snapshot tree (``snapshot/`` at the root, or ``workflows/<id>/snapshot/``)."""
-    head, _, rest = path.partition("/")
-    if head == "snapshot":
-        return bool(rest)
-    parts = path.split("/", 3)
-    return len(parts) == 4 and parts[0] == "workflows" and parts[2] == "snapshot"
-
-
-class _Commit(NamedTuple):
-    oid: str
-    first_parent: str  # "" for a root commit
-    state: list[tuple[str, str]]  # (blob, path) it adds or changes outside its snapshots
-    snapshots_changed: bool  # a snapshot tree it adds or changes
-
-
-def _new_commits(repo: git.Repo, tip: str, pushed: list[str]) -> Iterator[_Commit]:
-    """The commits pushing ``tip`` would publish, oldest first (parents before
-    children), each with what it changes against its first parent: one
-    ``git log``, read as it comes, whatever the history's length."""
-    groups = git.fields(
-        repo,
-        "log",
-        "--raw",
-        "-r",
-        "-t",
-        "-z",
-        "--no-renames",
-        "--no-abbrev",
-        "--no-color",
-        "--no-show-signature",
-        "--root",
-        "--diff-merges=first-parent",
-        "--topo-order",
-        "--reverse",
-        "--format=%x00commit %H %P",
-        tip,
-        "--not",
-        *pushed,
-        "--",
-    )
-    width = len(repo.null_oid)  # ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
-    none = repo.null_oid.encode()
-    commit: _Commit | None = None
-    record = b""  # a change whose path is the next field
-    paths: dict[bytes, tuple[str, bool, bool]] = {}  # path: (text, a snapshot tree's, inside one); the same recur
-    for group in groups:
-        for field in group:
-            if record:
-                mode, oid, record = record[8:14], record[16 + width : 16 + 2 * width], b""
-                if commit is None or oid == none or mode == b"160000":
-                    continue
-                known = paths.get(field)
-                if known is None:
-                    path = field.decode(errors="surrogateescape")
-                    known = paths[field] = (path, _is_snapshot_root(path), _in_snapshot(path))
-                if mode == b"040000":
-                    if known[1] and not commit.snapshots_changed:
-                        commit = commit._replace(snapshots_changed=True)
-                elif not known[2]:
-                    commit.state.append((oid.decode(), known[0]))
-                continue
-            field = field.lstrip(b"\n")
-            if field.startswith(b":"):
-                record = field
-            elif field.startswith(b"commit "):
-                if commit is not None:
-                    yield commit
-                ids = field.decode().split()[1:]
-                commit = _Commit(ids[0], ids[1] if len(ids) > 1 else "", [], False)
-    if commit is not None:
-        yield commit
+    try:
+        return remote.state_remote(repo, settings)
+    except BadInput:
+        return None
 
 
 def _is_snapshot_root(path: str) -> bool:
+    """Where store.snapshots finds a snapshot: ``snapshot`` at the root, or ``workflows/<id>/snapshot``."""
     return path == "snapshot" or (path.startswith("workflows/") and path.count("/") == 2 and path.endswith("/snapshot"))
 
 
-def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str, cleared: Sequence[str] = ()) -> Scope:
-    """What pushing ``tip`` would publish that the remote's copies lack (and
-    that the history of ``cleared`` commits lacks, taken as theirs). A
-    commit whose first parent is new too adds only what it changes; the others
-    are read whole."""
-    pushed = sorted({*pushed_tips(repo, settings), *cleared})
-    commits = _new_commits(repo, tip, pushed)
-    first = next(commits, None)
-    if first is None:
-        return Scope([], [])
-    from vibegit.infra import store  # the state model and formats: only when there is something to scan
+def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Iterator[tuple[str, bytes | None]]:
+    """What pushing ``tip`` would make reachable on a remote that has
+    ``have``, whatever the commits hold, as git lists it (``rev-list
+    --objects``), each object once, read as it comes: the commits first
+    (oldest first, path None), then each tree and blob with the path git met
+    it at (cut at a newline, if any). The tip is looked for first (a
+    listing ignores what is missing)."""
+    if cat.get(tip) is None:
+        raise GitError(f"commit {tip[:12]} is missing; run 'vibegit doctor'")
+    return _lines(
+        git.fields(
+            repo,
+            "rev-list",
+            "--objects",
+            "--objects-edge-aggressive",  # the trees of all that is theirs, not only of the history's edges
+            "--topo-order",
+            "--reverse",
+            "--stdin",
+            *have.args(),  # what is missing is ignored: a commit of theirs not here (the tip was checked above)
+            sep=b"\n",
+            input=have.stdin(tip),
+        )
+    )
 
-    # Sets of ids kept as dicts: 20,000 ids take 2 MiB in a set, 0.4 MiB in a dict (a first sync's peak memory).
-    have: dict[str, None] = {}  # blobs the remote's copies already carry (their state and snapshot changes)
-    for old in pushed:
-        snaps = store.snapshots(repo, cat, old)
-        have.update((oid, None) for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
-        for s in snaps:
-            have.update((oid, None) for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
-    new: list[str] = []
-    known: dict[str, None] = {}  # the new commits so far: a new parent comes before its children
+
+def _lines(listed: Iterator[list[bytes]]) -> Iterator[tuple[str, bytes | None]]:
+    for group in listed:
+        for line in group:
+            oid, space, path = line.partition(b" ")
+            if oid and not oid.startswith(b"-"):  # "-<id>": an edge, a commit of theirs
+                yield oid.decode(), path if space else None
+
+
+def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Scope:
+    """``_listing`` whole, each object placed: in a snapshot (by where git
+    first met it), else in the state's own files."""
+    commits: list[str] = []
     blobs: list[Blob] = []
-    seen_snaps: set[str] = set()
-    for commit in chain([first], commits):
-        new.append(commit.oid)
-        known[commit.oid] = None
-        whole = commit.first_parent not in known
-        snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
-        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
-        for oid, path in state:
-            if oid not in have:
-                have[oid] = None
-                blobs.append(Blob(oid, path, "state"))
-        for s in snaps:
-            if s.tree in seen_snaps:
-                continue
-            seen_snaps.add(s.tree)
-            base = git.tree_of(repo, s.base)
-            # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each.
-            for oid, path, added in _changes(repo, s.tree, base):
-                if oid not in have:
-                    blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope(new, blobs)
+    snapshots: list[str] = []
+    roots: dict[str, None] = {}
+    root, snap = "", ""  # the snapshot being listed: its path and tree
+    paths: dict[bytes, str] = {}  # the same paths recur in every commit: one string each
+    for oid, raw in _listing(repo, cat, tip, have):
+        if raw is None:
+            commits.append(oid)
+            continue
+        path = paths.get(raw)
+        if path is None:
+            path = paths[raw] = raw.decode(errors="surrogateescape")
+        if _is_snapshot_root(path):
+            root, snap = path + "/", oid
+            snapshots.append(snap)
+            roots[path] = None
+            blobs.append(Blob(snap, "", "snapshot", snap))
+        elif root and path.startswith(root):
+            blobs.append(Blob(oid, path[len(root) :], "snapshot", snap))
+        else:
+            blobs.append(Blob(oid, path, "state"))
+    return Scope(commits, blobs, snapshots, roots)
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
@@ -307,29 +272,155 @@ def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[cred
         size += len(text) + 1
 
 
-def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials.Hit] | None]:
+class _Names:
+    """The names of trees' entries, scanned many at once (a name a line),
+    each distinct name once: the trees whose names are all clean go to
+    ``clean``, the others into ``flagged`` with their names' hits."""
+
+    def __init__(self, clean: Callable[[list[str]], None]) -> None:
+        self.clean = clean
+        self.flagged: dict[str, list[tuple[str, list[credentials.Hit]]]] = {}  # tree: (name, hits) of each
+        self._known: dict[bytes, list[credentials.Hit]] = {}  # every name scanned: its hits (most: none)
+        self._bad: set[bytes] = set()  # the names with hits
+        self._trees: list[tuple[str, list[bytes]]] = []
+        self._new: dict[bytes, None] = {}
+        self._size = 0
+
+    def add(self, tree: str, names: list[bytes]) -> None:
+        self._trees.append((tree, names))
+        known, new = self._known, self._new
+        for name in names:
+            if name not in known and name not in new:
+                new[name] = None
+                self._size += len(name) + 1
+        if self._size > GROUP or len(self._trees) >= scanned.LINE:
+            self.flush()
+
+    def flush(self) -> None:
+        new = [name.decode(errors="surrogateescape") for name in self._new]
+        starts, at = [], 0
+        for name in new:
+            starts.append(at)
+            at += len(name) + 1
+        none: list[credentials.Hit] = []
+        self._known.update(dict.fromkeys(self._new, none))
+        if new:
+            raw = list(self._new)
+            for h in credentials.find("\n".join(n.replace("\n", " ") for n in new)):  # a name is one line
+                first = starts[h.line - 1]
+                hit = h._replace(line=0, start=h.start - first, end=h.end - first)
+                self._known[raw[h.line - 1]] = [*self._known[raw[h.line - 1]], hit]
+                self._bad.add(raw[h.line - 1])
+        if not self._bad:  # most scans: every name clean
+            self.clean([tree for tree, _ in self._trees])
+        else:
+            clean = []
+            for tree, names in self._trees:
+                hits = [(n.decode(errors="surrogateescape"), self._known[n]) for n in names if n in self._bad]
+                if hits:
+                    self.flagged[tree] = hits
+                else:
+                    clean.append(tree)
+            self.clean(clean)
+        self._trees, self._new, self._size = [], {}, 0
+
+
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"  # a git-lfs pointer's first line (its spec)
+_LFS_OID = re.compile(rb"^oid sha256:([0-9a-f]{64})$", re.M)
+
+
+class LfsStore:
+    """Where git-lfs keeps the content its pointers name, here: what its own
+    pre-push hook uploads when a push sends a pointer (the state's push
+    included: a snapshot of an LFS-tracked file holds its pointer). Asked of
+    ``git lfs env`` the first time a pointer is met; without git-lfs, its
+    default place (``<git common dir>/lfs/objects``)."""
+
+    def __init__(self, repo: git.Repo) -> None:
+        self.repo = repo
+        self._dir: Path | None = None
+
+    def content(self, pointer: bytes) -> Path | None:
+        """The file of the content ``pointer`` names; None when it is not a
+        pointer, or the content is not here (nothing git-lfs could upload)."""
+        found = _LFS_OID.search(pointer) if pointer.startswith(LFS_POINTER) and len(pointer) < 1024 else None
+        if found is None:
+            return None
+        oid = found.group(1).decode()
+        path = self.media() / oid[:2] / oid[2:4] / oid
+        return path if os.path.lexists(path) else None
+
+    def media(self) -> Path:
+        if self._dir is None:
+            proc = self.repo.git("lfs", "env", check=False)
+            lines = git.text(proc.stdout).splitlines() if not proc.returncode else []
+            where = next((line.partition("=")[2] for line in lines if line.startswith("LocalMediaDir=")), "")
+            self._dir = Path(where) if os.path.isabs(where) else self.repo.common_dir / "lfs" / "objects"
+        return self._dir
+
+
+def _lfs_pieces(path: Path) -> Iterator[bytes]:
+    """The content of a git-lfs object, a MiB at a time (a link is not followed)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        while piece := f.read(1 << 20):
+            yield piece
+
+
+def _scan_blobs(
+    cat: git.CatFile,
+    oids: Iterable[str],
+    names: _Names | None = None,
+    clean: Callable[[list[str]], None] | None = None,
+    lfs: LfsStore | None = None,
+) -> dict[str, list[credentials.Hit] | None]:
     """The hits in each blob that has some (None: it could not be read as one; a
-    clean blob is not in the answer), read through
-    batched requests; a big one is streamed a window at a time, small ones are
-    scanned in groups of about ``GROUP`` bytes. On a big scan a second process
-    takes some of those pieces (scansplit): the same hits, in the same order.
-    A group's clean blobs are forgotten once its hits are in (memory: a first
-    sync reads tens of thousands)."""
+    clean blob is not in the answer, and goes to ``clean``, a group at a
+    time), read through batched requests as ``oids`` come (they may come
+    from a git process still listing them); a big one is streamed a window at a
+    time, small ones are scanned in groups of about ``GROUP`` bytes. On a big
+    scan a second process takes some of those pieces (scansplit): the same
+    hits, in the same order. A group's blobs are forgotten once its hits are
+    in (memory: a first sync reads tens of thousands). With ``names``, a
+    tree is read too: its entries' names go there. With ``lfs``, the content
+    a git-lfs pointer names is scanned too, streamed, its hits the pointer's
+    (an unreadable one: None)."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
     streamed: list[tuple[str, list[list[credentials.Hit]]]] = []  # a blob's hits window by window
     group: list[tuple[list[credentials.Hit], bytes]] = []
     members: list[tuple[str, list[credentials.Hit]]] = []  # the group's blobs: (oid, its hits)
     settling: deque[tuple[int, list[tuple[str, list[credentials.Hit]]]]] = deque()  # (ticket, members) per group
+    asked: deque[str] = deque()  # what cat-file was asked and has not answered yet, in order
+    pointers: set[str] = set()  # git-lfs pointers whose content is scanned too: clean only when both are
     size = 0
+    width = 0
+
+    def ask() -> Iterator[str]:
+        for oid in oids:
+            asked.append(oid)
+            yield oid
+
     with scansplit.Split() as split:
 
         def settle(every: bool = False) -> None:
             """Keep the hits of each group whose hits are all in."""
             while settling and (every or settling[0][0] <= split.answered):
-                scanned.update((oid, hits) for oid, hits in settling.popleft()[1] if hits)
+                settled = settling.popleft()[1]
+                scanned.update((oid, hits) for oid, hits in settled if hits)
+                if clean is not None:
+                    clean([oid for oid, hits in settled if not hits and oid not in pointers])
 
-        for oid, found in zip(oids, cat.each(oids), strict=True):
-            if found is None or found[0] != "blob":
+        for found in cat.each(ask()):
+            oid = asked.popleft()
+            if found is not None and found[0] == "tree" and names is not None:
+                width = width or len(oid) // 2
+                entries = _names(b"".join(found[3]), width)
+                if entries is None:
+                    scanned[oid] = None
+                else:
+                    names.add(oid, entries)
+                continue
+            if found is None or found[0] not in ("blob", "tag"):  # an annotated tag's message is text too
                 scanned[oid] = None
                 continue
             if found[2] > SMALL:
@@ -346,14 +437,85 @@ def _scan_blobs(cat: git.CatFile, oids: list[str]) -> dict[str, list[credentials
             group.append((hits, data))
             members.append((oid, hits))
             size += len(data) + 1
+            content = lfs.content(data) if lfs is not None and data.startswith(LFS_POINTER) else None
+            if content is not None:
+                pointers.add(oid)
+                streamed.append((oid, []))
+                try:
+                    for window in credentials.windows(credentials.decode_stream(_lfs_pieces(content))):
+                        split.window(window, streamed[-1][1])
+                except OSError:
+                    scanned[oid] = None  # git-lfs could not upload it either; never taken as clean
         if group:
             settling.append((split.group(group), members))
         split.finish()
         settle(every=True)
     for oid, parts in streamed:
+        if oid in scanned and scanned[oid] is None:
+            continue  # unreadable
         if any(parts):
-            scanned[oid] = [hit for part in parts for hit in part]
+            scanned[oid] = [*(scanned.get(oid) or []), *(hit for part in parts for hit in part)]
+        elif clean is not None and oid not in scanned:
+            clean([oid])
+    if names is not None:
+        names.flush()
     return scanned
+
+
+_NAMES: dict[int, re.Pattern[bytes]] = {}
+
+
+def _names(data: bytes, width: int) -> list[bytes] | None:
+    """The names of a tree's entries (``width``: the bytes of an object id);
+    None when it is not a tree (git read it whole when it listed it)."""
+    pattern = _NAMES.get(width)
+    if pattern is None:
+        pattern = _NAMES[width] = re.compile(rb"[0-7]{5,6} ([^\0]*)\0[\s\S]{%d}" % width)
+    found = pattern.findall(data)
+    return found if found or not data else None
+
+
+def _entries(cat: git.CatFile, tree: str) -> list[tuple[str, str, bool]]:
+    """(name, oid, a tree) of each entry of ``tree`` (none when it cannot be read)."""
+    found = cat.get(tree)
+    if found is None or found[0] != "tree":
+        return []
+    return _parse_entries(found[2], len(tree) // 2)
+
+
+def _parse_entries(data: bytes, width: int) -> list[tuple[str, str, bool]]:
+    """(name, oid, a tree) of each entry of a tree's content, as far as it can be read."""
+    at: int = 0
+    out: list[tuple[str, str, bool]] = []
+    while at < len(data):
+        nul = data.find(b"\0", at)
+        if nul < 0 or nul + 1 + width > len(data):
+            break
+        mode, _, name = data[at:nul].partition(b" ")
+        out.append((name.decode(errors="surrogateescape"), data[nul + 1 : nul + 1 + width].hex(), mode == b"40000"))
+        at = nul + 1 + width
+    return out
+
+
+def _places(cat: git.CatFile, roots: list[str], new: set[str], wanted: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """Where each of ``wanted`` (blobs and trees) stands in the snapshot trees
+    ``roots``: (snapshot, path) pairs, every one (a flagged file is left out
+    of each snapshot that carries it). Only trees in ``new`` can hold what is
+    new: the others are not read."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for root in roots:
+        todo = [(root, "")]
+        while todo:
+            tree, prefix = todo.pop()
+            if tree in wanted:
+                found.setdefault(tree, []).append((root, prefix.rstrip("/")))
+            for name, oid, is_tree in _entries(cat, tree):
+                if is_tree:
+                    if oid in new:
+                        todo.append((oid, f"{prefix}{name}/"))
+                elif oid in wanted:
+                    found.setdefault(oid, []).append((root, prefix + name))
+    return found
 
 
 def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list[credentials.Hit]], list[str]]:
@@ -374,10 +536,24 @@ def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list
     return hits_in, clean
 
 
-def _in_tree(repo: git.Repo, tree: str) -> set[str]:
-    """Every blob of ``tree`` (asked only when an added file was flagged: was it a copy?)."""
-    raw = repo.git("ls-tree", "-r", "-z", tree).stdout.decode(errors="surrogateescape")
-    return {item.split(" ", 2)[2].split("\t", 1)[0] for item in raw.split("\0") if item.count(" ") >= 2}
+class _Record:
+    """Objects scanned clean, made into the record's lines (scanned.py) as
+    they come (a line takes less memory than its ids), written once the scan
+    has finished: a scan that fails takes nothing as clean."""
+
+    def __init__(self) -> None:
+        self.waiting: list[str] = []
+        self.lines: list[bytes] = []
+
+    def __call__(self, oids: list[str]) -> None:
+        self.waiting += oids
+        if len(self.waiting) >= scanned.LINE:
+            self.lines += scanned.lines(self.waiting)
+            self.waiting = []
+
+    def write(self, repo: git.Repo) -> None:
+        scanned.append(repo, self.lines + scanned.lines(self.waiting))
+        self.waiting, self.lines = [], []
 
 
 def scan(
@@ -386,52 +562,170 @@ def scan(
     tip: str | None = None,
     allowed: frozenset[str] | None = None,
     cleared: Sequence[str] = (),
+    remote: str | None = None,
 ) -> list[Finding]:
-    """Credentials in what pushing the state branch (or ``tip``) would publish
-    that is new. ``cleared``: commits a scan found nothing to refuse in (with
-    what the remote had then, all of which it still has): what their history
-    holds is not read again."""
+    """Credentials in what pushing the state branch (or ``tip``) to ``remote``
+    (a name; None: the state's remote; "": one known to have nothing but
+    ``cleared``) would publish that the remote
+    does not have (``Theirs``): every blob and every name in a tree it would
+    reach for the first time, and every commit message, whatever commit they
+    come from (a snapshot carries the user's files, committed or not, and a
+    commit never pushed is new there). ``cleared``: commits taken as the
+    remote's: those this very push gives it, or that a scan found nothing to
+    refuse in (with what the remote had then, all of which it still has).
+    What is read clean is recorded (scanned.py) and never read again."""
     tip = tip or git.resolve(repo, settings.state_ref)
     if not tip:
         return []
+    have = theirs(repo, settings, remote, cleared)
     allowed = allowlist(repo) if allowed is None else allowed
-    findings: list[Finding] = []
     clean = scanned.load(repo)  # what an earlier scan read and found nothing in
+    record = _Record()
+    names = _Names(record)
+    commits: list[str] = []
     with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
-        scope = new_content(repo, settings, cat, tip, cleared)
-        asked = [oid for oid in dict.fromkeys(b.oid for b in scope.blobs) if oid not in clean]
-        hits_in = _scan_blobs(cat, asked)
-        in_messages, clean_messages = _scan_messages(cat, [c for c in scope.commits if c not in clean])
-    copies: dict[str, set[str]] = {}
+        listing = _listing(repo, cat, tip, have)
+
+        def objects() -> Iterator[str]:
+            for oid, path in listing:
+                if path is None:
+                    commits.append(oid)  # all of them come before the first object
+                elif oid not in clean:
+                    yield oid
+
+        hits_in = _scan_blobs(cat, objects(), names, record, LfsStore(repo))
+        in_messages, clean_messages = _scan_messages(cat, commits)
+        record(clean_messages)
+        record.write(repo)
+        flagged = {oid: _unallowed(hits, allowed) if hits is not None else None for oid, hits in hits_in.items()}
+        flagged = {oid: hits for oid, hits in flagged.items() if hits is None or hits}
+        named = {
+            tree: [(name, kept) for name, hits in entries if (kept := _unallowed(hits, allowed))]
+            for tree, entries in names.flagged.items()
+        }
+        named = {tree: entries for tree, entries in named.items() if entries}
+        findings = _placed(repo, cat, tip, have, flagged, named) if flagged or named else []
+    for commit in commits:
+        for h in _unallowed(in_messages.get(commit, []), allowed):
+            findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
+    return findings
+
+
+def _unallowed(hits: list[credentials.Hit], allowed: frozenset[str]) -> list[credentials.Hit]:
+    return [h for h in hits if h.fingerprint not in allowed]
+
+
+def _placed(
+    repo: git.Repo,
+    cat: git.CatFile,
+    tip: str,
+    have: Theirs,
+    flagged: dict[str, list[credentials.Hit] | None],
+    named: dict[str, list[tuple[str, list[credentials.Hit]]]],
+) -> list[Finding]:
+    """The findings of the objects ``flagged`` (their hits; None: unreadable)
+    and of the trees ``named`` (their names that look like credentials),
+    placed where git meets them (listed again, whole: rare), a snapshot's in
+    every new snapshot that carries it (redaction leaves it out of each)."""
+    scope = new_content(repo, cat, tip, have)
+    wanted = {b.oid for b in scope.blobs if b.source == "snapshot" and (b.oid in flagged or b.oid in named)}
+    places = _places(cat, scope.snapshots, {b.oid for b in scope.blobs}, wanted) if wanted else {}
+    findings: list[Finding] = []
     for blob in scope.blobs:
-        hits = hits_in.get(blob.oid, [])
+        if blob.oid not in flagged and blob.oid not in named:
+            continue
+        hits = flagged.get(blob.oid, [])
         if hits is None:
             findings.append(
                 Finding(blob.path, 0, "an object that could not be read", "-", blob.source, blob.oid, blob.snapshot)
             )
             continue
-        hits = [h for h in hits if h.fingerprint not in allowed]
-        if hits and blob.added and blob.base:
-            if blob.base not in copies:
-                copies[blob.base] = _in_tree(repo, blob.base)
-            if blob.oid in copies[blob.base]:
-                continue  # a copy of a file the user's commit holds
-        for h in hits:
-            findings.append(Finding(blob.path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, blob.snapshot))
-    for commit in scope.commits:
-        for h in in_messages.get(commit, []):
-            if h.fingerprint not in allowed:
-                findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
-    clean_now = [oid for oid in asked if oid not in hits_in]
-    clean_now += clean_messages
-    del (
-        scope,
-        hits_in,
-        in_messages,
-        clean_messages,
-    )  # a long history's records go before the record is written (peak memory)
-    scanned.add(repo, clean_now)
+        for snap, path in places.get(blob.oid) or [(blob.snapshot, blob.path)]:
+            for h in hits:
+                findings.append(Finding(path, h.line, h.kind, h.fingerprint, blob.source, blob.oid, snap))
+            for name, found in named.get(blob.oid, []):
+                entry = f"{path}/{name}" if path else name
+                shown = credentials.redact(name, found)  # the value is never printed
+                shown = f"{path}/{shown}" if path else shown
+                for h in found:
+                    findings.append(Finding(shown, 0, h.kind, h.fingerprint, blob.source, blob.oid, snap, entry=entry))
+    named_here = [f for f in findings if f.entry]
+    if named_here:  # a name in a new tree may stand there in what the remote has: that one is theirs already
+        theirs = _published(cat, have.tips(repo), {f.entry: _state_paths(f, scope.roots) for f in named_here})
+        findings = [f for f in findings if f.entry not in theirs]
     return findings
+
+
+def _state_paths(f: Finding, roots: dict[str, None]) -> list[str]:
+    """Where a flagged name's path stands in a commit the remote may have: a
+    snapshot's in the user's commits and in each snapshot of the state; the
+    state's own at its place."""
+    if f.source != "snapshot":
+        return [f.entry]
+    return [f.entry, *(f"{root}/{f.entry}" for root in roots)]
+
+
+def _published(cat: git.CatFile, tips: list[str], paths: dict[str, list[str]]) -> set[str]:
+    """Those of ``paths`` (each with the paths it may stand at) that one of
+    ``tips`` holds (asked only when a name was flagged: rare)."""
+    asked = [(entry, f"{tip}:{where}") for entry, wheres in paths.items() for where in wheres for tip in tips]
+    return {entry for (entry, _), found in zip(asked, cat.each(rev for _, rev in asked), strict=True) if found}
+
+
+# A state commit's root, as store writes it (format 2) or wrote it (format 1): these names are
+# store's own (FORMAT_FILE, SESSION, LOCK; a test holds them equal), not imported: the pre-push hook
+# asks here on every push, and the state model costs milliseconds to load.
+STATE_ROOT = "session.yaml"
+STATE_ROOT_ANY = ("format", "workflow.lock")
+
+
+def _is_state_root(entries: list[tuple[str, str, bool]]) -> bool:
+    names = {name for name, _, is_tree in entries if not is_tree}
+    return STATE_ROOT in names and any(name in names for name in STATE_ROOT_ANY)
+
+
+def carrying_state(repo: git.Repo, cat: git.CatFile, sent: Sequence[str], have: Theirs) -> list[str]:
+    """Those of ``sent`` (what a push sends) that are a state commit or
+    reach one a remote with ``have`` does not have, whatever their names:
+    ``vibegit/state`` under another name, ``vibegit/state~0``, an id, a
+    branch that merged it. A state commit is told by its root (a state
+    tree), not by the ref it came from. Costs what is new: one ``git
+    log`` of the commits the push sends and one look at each one's root."""
+    wanted = [oid for oid in dict.fromkeys(sent) if git.is_oid(oid)]
+    if not wanted:
+        return []
+    listed = git.fields(repo, "log", "--format=%H %T %P", "--stdin", *have.args(), sep=b"\n", input=have.stdin(*wanted))
+    parents: dict[str, list[str]] = {}
+    trees: dict[str, str] = {}
+    for group in listed:
+        for line in group:
+            ids = line.decode().split()
+            if len(ids) >= 2:
+                trees[ids[0]] = ids[1]
+                parents[ids[0]] = ids[2:]
+    if not trees:
+        return []
+    state = {
+        commit
+        for commit, found in zip(trees, cat.get_many(trees.values()), strict=True)
+        if found is not None and found[0] == "tree" and _is_state_root(_parse_entries(found[2], len(commit) // 2))
+    }
+    if not state:
+        return []
+    found = []
+    for tip in wanted:
+        peeled = cat.get(f"{tip}^{{commit}}") if tip not in trees else ("commit", tip, b"")  # a tag: its commit
+        todo, seen = [peeled[1]] if peeled is not None else [], set()
+        while todo:
+            commit = todo.pop()
+            if commit in seen or commit not in trees:
+                continue
+            if commit in state:
+                found.append(tip)
+                break
+            seen.add(commit)
+            todo += parents[commit]
+    return found
 
 
 def refusal(findings: list[Finding], settings: Settings, limit: int = 20, pushing: bool = True) -> str:
@@ -451,9 +745,11 @@ def refusal(findings: list[Finding], settings: Settings, limit: int = 20, pushin
     return head + "\n  " + "\n  ".join(lines) + "\n" + how
 
 
-def check(repo: git.Repo, settings: Settings, tip: str) -> str | None:
-    """For the pre-push hook: the refusal text for pushing ``tip``, or None when it may go."""
-    findings = scan(repo, settings, tip)
+def check(repo: git.Repo, settings: Settings, tip: str, have: Theirs) -> str | None:
+    """For the pre-push hook: the refusal text for pushing ``tip`` to a remote
+    that has ``have`` (what it is known to have, and the user's own branches
+    this push sends it), or None when it may go."""
+    findings = scan(repo, settings, tip, cleared=have.commits, remote=have.remote)
     return refusal(findings, settings) if findings else None
 
 
@@ -471,35 +767,100 @@ class Redaction(NamedTuple):
     places: list[str]  # trailer lines for the redact event
 
 
+def _commits(repo: git.Repo, tip: str, have: Theirs) -> list[str]:
+    """The commits pushing ``tip`` to a remote that has ``have`` would publish, oldest first."""
+    listed = git.fields(
+        repo, "rev-list", "--topo-order", "--reverse", "--stdin", *have.args(), sep=b"\n", input=have.stdin(tip)
+    )
+    return [line.decode() for group in listed for line in group if line]
+
+
+def _files_under(repo: git.Repo, tree: str, paths: list[str]) -> list[str]:
+    """The files of ``tree`` at or under each of ``paths`` (a flagged name may be a directory's)."""
+    if not paths:
+        return []
+    raw = repo.git("ls-tree", "-r", "-z", "--name-only", "--full-tree", tree, "--", *paths).stdout
+    return [p for p in raw.decode(errors="surrogateescape").split("\0") if p]
+
+
+def _had(repo: git.Repo, base: str, paths: list[str], have: Theirs) -> set[str]:
+    """The blobs at ``paths`` in the tree ``base`` that a remote with ``have`` already has
+    (what a redacted snapshot may put back there)."""
+    raw = repo.git("ls-tree", "-z", "--full-tree", base, "--", *paths).stdout.decode(errors="surrogateescape")
+    blobs = {item.partition("\t")[0].split(" ")[-1] for item in raw.split("\0") if item}
+    if not blobs:
+        return set()
+    listed = git.fields(
+        repo,
+        "rev-list",
+        "--objects",
+        "--no-object-names",
+        "--objects-edge-aggressive",  # their commits' trees, though no commit is asked here
+        "--stdin",
+        *have.args(),
+        sep=b"\n",
+        input=have.stdin(*blobs),
+    )
+    return blobs - {line.decode() for group in listed for line in group if line and not line.startswith(b"-")}
+
+
+def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
+    """(blob, path) of every file of ``tree`` but those under ``skip`` (redaction: which state files a commit holds)."""
+    found = cat.get(tree)
+    if found is None or found[0] != "tree":
+        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
+    for e in git.parse_tree(repo, found[2]):
+        path = prefix + e.name
+        if path in skip:
+            continue
+        if e.mode == "40000":
+            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
+        elif e.mode != "160000":
+            yield e.oid, path
+
+
+def _put_back(theirs: set[str], named: set[str]) -> Callable[[str, str], bool]:
+    """Whether a redacted snapshot may put back the base's version of a path:
+    only what the remote has, never under a flagged name."""
+
+    def keep(path: str, oid: str) -> bool:
+        return oid in theirs and path not in named
+
+    return keep
+
+
 def _withheld_note(findings: list[Finding]) -> str:
-    said = ", ".join(f"{f.kind} on line {f.line}" for f in findings[:5])
+    said = ", ".join(f"{f.kind} in its name" if f.entry else f"{f.kind} on line {f.line}" for f in findings[:5])
     return f"{findings[0].path}: looked like a credential ({said}); left out by 'vibegit sync --redact'"
 
 
-def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding]) -> Redaction:
-    """Copies of the state commits not pushed yet without ``findings``: a
-    flagged snapshot file is left out of the snapshot (its committed version,
-    or nothing, stands there instead, so a resume elsewhere leaves that file
-    alone and says why); a value in the state's own text is replaced by
-    [REDACTED] field by field, so every state file still parses; messages
-    likewise. Same authors, parents mapped. The user's files are not touched."""
+def rewrite(
+    repo: git.Repo, settings: Settings, tip: str, findings: list[Finding], remote: str | None = None
+) -> Redaction:
+    """Copies of the state commits ``remote`` (as ``scan``) does not have
+    without ``findings``: a flagged snapshot file (or a file under a flagged
+    name) is left out of the snapshot: its version in the checkpoint's commit
+    stands there instead when the remote has that version, else nothing, so a
+    resume elsewhere leaves that file alone and says why; a value in the
+    state's own text is replaced by [REDACTED] field by field, so every state
+    file still parses; messages likewise. Same authors, parents mapped. The
+    user's files are not touched."""
     from vibegit.core.records import replace
     from vibegit.infra import snapshot, store
 
     allowed = allowlist(repo)
-    by_snap: dict[str, dict[str, list[Finding]]] = {}
+    by_snap: dict[str, dict[str, list[Finding]]] = {}  # snapshot: path (a flagged name's: its entry): findings
     for f in findings:
         if f.source == "snapshot":
-            by_snap.setdefault(f.snapshot, {}).setdefault(f.path, []).append(f)
+            by_snap.setdefault(f.snapshot, {}).setdefault(f.entry or f.path, []).append(f)
     flagged_state = {f.oid for f in findings if f.source == "state"}
     flagged_messages = {f.oid for f in findings if f.source == "message"}
-    commits = repo.out(
-        "rev-list", "--topo-order", "--reverse", tip, "--not", *pushed_tips(repo, settings), "--"
-    ).split()
+    have = theirs(repo, settings, remote)
+    commits = _commits(repo, tip, have)
     mapped: dict[str, str] = {}
     new_snaps: dict[str, str] = {}
     count = 0
-    withheld: dict[str, str] = {}
+    withheld: dict[str, str] = {}  # the note of each path left out, by the path findings name
 
     def clean(text: str, values: set[str]) -> str:
         nonlocal count
@@ -531,7 +892,11 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding
                     continue
                 if s.tree not in new_snaps:
                     paths = by_snap[s.tree]
-                    new_snaps[s.tree] = snapshot.without(repo, s.tree, git.tree_of(repo, s.base), sorted(paths))
+                    named = _files_under(repo, s.tree, [p for p, fs in paths.items() if fs[0].entry])
+                    files = sorted({*named, *(p for p, fs in paths.items() if not fs[0].entry)})
+                    base = git.tree_of(repo, s.base)
+                    back = _had(repo, base, [f for f in files if f not in named], have) if base else set()
+                    new_snaps[s.tree] = snapshot.without(repo, s.tree, base, files, _put_back(back, set(named)))
                     for path, fs in paths.items():
                         withheld[path] = _withheld_note(fs)
                 trees[s.path] = new_snaps[s.tree]
@@ -565,5 +930,6 @@ def rewrite(repo: git.Repo, settings: Settings, tip: str, findings: list[Finding
             body = "\n".join(headers) + "\n\n" + message
             mapped[commit] = git.write_object(repo, "commit", body.encode(errors="surrogateescape"))
     places = [f"Vibegit-Redacted: {f.where(settings)} ({f.kind})" for f in findings if f.source != "snapshot"]
-    places += [f"Vibegit-Withheld: {path}" for path in withheld]
+    shown = {f.entry or f.path: f.path for f in findings}  # a flagged name is never written out
+    places += [f"Vibegit-Withheld: {shown.get(path, path)}" for path in withheld]
     return Redaction(mapped.get(tip, tip), count, list(withheld.values()), places)

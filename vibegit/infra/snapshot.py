@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -112,10 +112,13 @@ def check_sizes(repo: git.Repo, changes: dict[str, Change]) -> None:
             raise BadInput(t("checkpoint.too_large", path=path, size=size >> 20, most=MAX_FILE >> 20))
 
 
-def without(repo: git.Repo, snap: str, base: str | None, paths: list[str]) -> str:
+def without(
+    repo: git.Repo, snap: str, base: str | None, paths: list[str], keep: Callable[[str, str], bool] | None = None
+) -> str:
     """``snap`` with ``paths`` as in ``base`` (absent where ``base`` lacks
-    them): those files are left out of the snapshot, so restoring it
-    elsewhere leaves them alone. A scratch index, never the user's."""
+    them, or where ``keep(path, blob)`` refuses base's version): those files
+    are left out of the snapshot, so restoring it elsewhere leaves them
+    alone. A scratch index, never the user's."""
     base = base or empty_tree(repo)
     raw = repo.git("ls-tree", "-z", "--full-tree", base, "--", *paths).stdout.decode(errors="surrogateescape")
     back: dict[str, str] = {}
@@ -123,7 +126,8 @@ def without(repo: git.Repo, snap: str, base: str | None, paths: list[str]) -> st
         if item:
             meta, _, path = item.partition("\t")
             mode, _, oid = meta.split(" ")
-            back[path] = f"{mode} {oid}"
+            if keep is None or keep(path, oid):
+                back[path] = f"{mode} {oid}"
     lines = [f"{back.get(p, '0 ' + repo.null_oid)}\t{p}" for p in paths]
     with temp_index(repo, copy=False) as env:
         git.run(["read-tree", snap], cwd=repo.toplevel, env=env)

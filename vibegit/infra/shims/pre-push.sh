@@ -1,9 +1,11 @@
 
-wanted() {  # the state branch travels whenever it exists
+wanted() {  # whenever state commits are here: the state travels, and a push may send them under any name
 	[ -z "$VIBEGIT_IN_HOOK" ] || return 1  # a git command vibegit itself started (never the lock check's)
 	state_branch || return 1
 	[ "$branch" != "?" ] || return 0
-	git rev-parse -q --verify "$branch^{commit}" >/dev/null
+	git rev-parse -q --verify "$branch^{commit}" >/dev/null && return 0
+	# no state branch: a fetched copy of one (a branch made of it would be sent unscanned)
+	[ -n "$(git for-each-ref --count=1 --format=x "refs/remotes/*/${branch#refs/heads/}" refs/vibegit/remote/)" ]
 }
 
 if [ -z "$chained" ]; then
