@@ -8,6 +8,7 @@ Cursor's hooks docs (sessionStart), Gemini CLI's hooks reference.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -1195,7 +1196,8 @@ def test_every_installed_hook_in_every_state_answers_in_the_agents_shape(repo: P
         env = {"VIBEGIT_HOST": "desktop"} if state == "elsewhere" else {}
         for hook in spec.hooks:
             payload = PAYLOADS[f"{agent} {hook.event}"](repo)
-            result = run_installed(repo, installed_command(repo, agent, hook.event), payload, env)
+            with another_clone(repo) if state == "elsewhere" else contextlib.nullcontext():  # another holder
+                result = run_installed(repo, installed_command(repo, agent, hook.event), payload, env)
             where = f"{agent} {hook.event} in state {state}"
             assert result.returncode == 0 and result.stderr == "", (where, result.stderr)
             out = result.stdout

@@ -28,3 +28,16 @@ def test_a_reader_left_with_answers_unread_ends(repo: Path, monkeypatch: pytest.
         assert next(answers) is not None
         answers.close()  # an early stop
         assert cat.closed
+
+
+def test_a_content_over_the_limit_closes_the_reader_at_once(repo: Path) -> None:
+    """The error keeps the reading generator alive in its traceback: the reader
+    must be closed before that, or the next read would take the big content's bytes."""
+    small = git(repo, "hash-object", "-w", "--stdin", input="small\n")
+    big = git(repo, "hash-object", "-w", "--stdin", input="x" * 5_000_000)
+    cat = vgit.reader(vgit.find_repo(repo))
+    with pytest.raises(vgit.TooLarge) as caught:
+        list(cat.get_many([small, big, small], limit=1 << 20))
+    assert caught.value.__traceback__ is not None and cat.closed
+    again = vgit.reader(vgit.find_repo(repo))
+    assert again is not cat and again.get(small) == ("blob", small, b"small\n")

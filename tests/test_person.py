@@ -81,3 +81,15 @@ def test_a_real_terminal_asks_and_the_record_says_so(repo: Path, vg: VG) -> None
     assert proc.returncode == 0, err
     body = git(repo, "log", "-1", "--format=%B", "vibegit/state")
     assert "Vibegit-Confirmation: confirmed on the terminal" in body
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [("complete", "--lesson", "bad \x1b[2J lesson"), ("unlock", "--reason", "bad \x00 reason")],
+    ids=lambda d: d[0],
+)
+def test_bad_input_is_said_before_anyone_is_asked(repo: Path, vg: VG, decision: tuple[str, ...]) -> None:
+    _ready(vg, decision[0])
+    before = state_ref(repo)
+    result = vg(*decision, input="y\n")
+    assert result.code == 2 and "[y/N]" not in result.err and state_ref(repo) == before, result.err

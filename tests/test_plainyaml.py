@@ -6,6 +6,9 @@ width 1000, unicode as is)."""
 
 from __future__ import annotations
 
+import random
+import string
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -74,21 +77,42 @@ def test_read_reads_what_pyyaml_reads(data: dict) -> None:
     assert got is Unsure or got == pyyaml_load(text), text
 
 
-@settings(
-    max_examples=2,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.lists(documents, min_size=24, max_size=24))
-def test_a_share_of_documents_is_really_read_and_written(batch: list[dict]) -> None:
-    """The two tests above would pass if plainyaml always gave up: a good share of
-    what PyYAML writes for these documents is read and written here, not left to it."""
+def _state_like(rng: random.Random, depth: int = 0) -> object:
+    """A value of the kind vibegit writes: text people write, stamps, ids, numbers, nesting."""
+    kind = rng.randrange(9 if depth < 2 else 7)
+    if kind == 0:
+        return rng.choice([None, True, False, rng.randrange(10**6)])
+    if kind == 1:
+        return f"20{rng.randrange(10, 30)}-0{rng.randrange(1, 10)}-1{rng.randrange(10)}T10:24:0{rng.randrange(10)}Z"
+    if kind == 2:
+        return "".join(rng.choice("0123456789abcdef") for _ in range(40))
+    if kind in (3, 4, 5, 6):
+        return "".join(rng.choice(PEOPLES_TEXT) for _ in range(rng.randrange(30)))
+    if kind == 7:
+        return [_state_like(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {f"k{i}": _state_like(rng, depth + 1) for i in range(rng.randrange(4))}
+
+
+# What people write in goals, titles and notes: ASCII with its punctuation, accents, Chinese.
+PEOPLES_TEXT = string.printable[:-5] + "éèüñ—…·登录用户数据模型接口测试完成"
+
+
+def test_a_good_share_of_state_like_documents_is_really_read_and_written() -> None:
+    """The two tests above would pass if plainyaml always gave up. It gives up
+    on a whole document for one scalar it is unsure of (text that starts with
+    a digit or some punctuation: PyYAML might read it as a number or a
+    stamp), so most single values and a good share of whole documents of the
+    kind vibegit writes are read and written here (measured: 77 % and 62 %)."""
+    rng = random.Random(20261204)  # the same inputs every run: a share, not a search
+    words = ["".join(rng.choice(PEOPLES_TEXT) for _ in range(rng.randrange(1, 30))) for _ in range(300)]
+    alone = [emit({"text": word}) for word in words]
+    assert sum(t is not Unsure for t in alone) >= len(words) * 2 // 3, "emit gave up on most values"
+    batch = [{f"key{i}": _state_like(rng) for i in range(rng.randrange(1, 6))} for _ in range(300)]
     texts = [emit(data) for data in batch]
     read_back = [read(pyyaml_dump(data)) for data in batch]
-    # About 45 % of these documents (any text, any nesting) are in the shape vibegit writes.
-    assert sum(t is not Unsure for t in texts) >= len(batch) // 4, "emit gave up on nearly every document"
-    assert sum(r is not Unsure for r in read_back) >= len(batch) // 4, "read gave up on nearly every document"
+    assert sum(t is not Unsure for t in texts) >= len(batch) // 3, "emit gave up on too many documents"
+    assert sum(r is not Unsure for r in read_back) >= len(batch) // 3, "read gave up on too many documents"
+    assert all(r is Unsure or r == data for r, data in zip(read_back, batch, strict=True))
 
 
 def test_the_common_shapes_need_no_pyyaml() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
-from vibegit.core.model import ACTIVE, Phase, Result, State
+from vibegit.core.model import Phase, Result, State
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import git, mirror, output, store, userhooks
 
@@ -105,7 +105,11 @@ def complete(
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     allowed = confirmed_by or app.prompt_approval(ctx, "complete", state)  # taken before any refusal: used once
-    lifecycle.check_can_complete(state, allow_empty=no_tasks)
+
+    def rule(s: State, how: str = "") -> Result:
+        return lifecycle.complete(s, e, how, lessons=lessons, allow_empty=no_tasks)
+
+    rule(state)  # the rules and the arguments, before anyone is asked
     hooks = userhooks.load(ctx.repo, ctx.config)
     if hooks.commands.get("onBeforeComplete"):
         data = userhooks.payload(state, "complete", "before complete", None, None, git.head_commit(ctx.repo), ctx.repo)
@@ -116,11 +120,7 @@ def complete(
     how = allowed or app.person_confirms(
         question, yes, t("workflow.complete_not_confirmed"), _command("complete", state)
     )
-
-    def rule(s: State) -> Result:
-        return lifecycle.complete(s, e, how, lessons=lessons, allow_empty=no_tasks)
-
-    written = app.record(ctx, rule, e, workflow=state.workflow.id)
+    written = app.record(ctx, lambda s: rule(s, how), e, workflow=state.workflow.id)
     app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
     app.say(t("workflow.completed"))
     return OK
@@ -131,7 +131,7 @@ def abort(yes: bool, workflow: str | None = None, confirmed_by: str | None = Non
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     allowed = confirmed_by or app.prompt_approval(ctx, "abort", state)
-    lifecycle.require(state, ACTIVE, t("do.abort"))
+    lifecycle.abort(state, e, "")  # the rules, before anyone is asked
     question = t("workflow.confirm_abort", name=state.mode.workflow_name)
     how = allowed or app.person_confirms(question, yes, t("workflow.abort_not_confirmed"), _command("abort", state))
     app.record(ctx, lambda s: lifecycle.abort(s, e, how), e, workflow=state.workflow.id)
@@ -143,7 +143,7 @@ def unlock(yes: bool, reason: str | None, workflow: str | None = None, confirmed
     e = app.facts(ctx)
     state = app.state_of(ctx, e, workflow)
     allowed = confirmed_by or app.prompt_approval(ctx, "unlock", state)
-    lifecycle.require(state, ACTIVE, t("do.unlock"))
+    lifecycle.unlock(state, e, reason, "")  # the rules and the reason, before anyone is asked
     question = t("workflow.confirm_unlock", name=state.mode.workflow_name)
     how = allowed or app.person_confirms(question, yes, t("workflow.unlock_not_confirmed"), _command("unlock", state))
     app.record(ctx, lambda s: lifecycle.unlock(s, e, reason, how), e, workflow=state.workflow.id)

@@ -454,10 +454,14 @@ class CatFile:
         """``get`` of every one of ``revs`` in turn, asked ahead in batches;
         ``limit``: a bigger content is never held, and ``TooLarge`` says so
         (this reader is closed then, its answers still on the way)."""
-        for found in self.each(revs):
-            if found is not None and limit is not None and found[2] > limit:
-                raise TooLarge(found[2], limit)
-            yield None if found is None else (found[0], found[1], b"".join(found[3]))
+        answers = self.each(revs)
+        try:
+            for found in answers:
+                if found is not None and limit is not None and found[2] > limit:
+                    raise TooLarge(found[2], limit)
+                yield None if found is None else (found[0], found[1], b"".join(found[3]))
+        finally:
+            answers.close()  # now, not when the error's traceback lets go of it: no later read takes its answers
 
     @property
     def closed(self) -> bool:
