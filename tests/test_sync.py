@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view, workflow_path
+from tests.helpers import (
+    MIRROR,
+    VG,
+    Machines,
+    clone,
+    git,
+    remote_with_laptop,
+    run_git,
+    subjects,
+    user_view,
+    workflow_path,
+)
 
 
 def two_machines(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
@@ -176,13 +191,85 @@ def test_a_credential_on_this_side_of_a_divergence_is_refused_after_the_merge(tm
     assert again.code == 1 and "notes.txt:1" in again.err and "Merged" not in again.out
 
 
-def test_a_remote_that_cannot_be_fetched_is_one_line(tmp_path: Path, m: Machines) -> None:
+@contextmanager
+def http_remote(status: int) -> Iterator[str]:
+    """A URL whose server answers every request with ``status`` (401: it wants credentials)."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(status)
+            self.send_header("WWW-Authenticate", 'Basic realm="git"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/team/project.git"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("where", "first"),
+    [
+        ("gone", "does not appear to be a git repository"),
+        ("plain directory", "does not appear to be a git repository"),
+        ("closed port", "unable to access 'http://127.0.0.1:1/"),
+        ("asks for credentials", "could not read Username for 'http://127.0.0.1:"),
+    ],
+)
+def test_a_remote_that_cannot_be_fetched_is_exit_2_with_gits_first_line(
+    tmp_path: Path, m: Machines, where: str, first: str
+) -> None:
+    """The environment, not vibegit: exit 2, one line, git's own first line
+    (not its generic last one) and the commands that look and retry."""
     _remote, laptop = remote_with_laptop(tmp_path)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-    git(laptop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
-    failed = m("laptop", laptop, "sync")
-    assert failed.code == 3 and failed.err.startswith("vibegit: git fetch origin failed: ")
+    (tmp_path / "plain").mkdir()
+    urls = {"gone": str(tmp_path / "gone.git"), "plain directory": str(tmp_path / "plain")}
+    with http_remote(401) as asking:
+        urls |= {"closed port": "http://127.0.0.1:1/team/project.git", "asks for credentials": asking}
+        git(laptop, "remote", "set-url", "origin", urls[where])
+        failed = m("laptop", laptop, "sync")
+    assert failed.code == 2 and failed.err.startswith("vibegit: git fetch origin failed: "), failed
+    assert first in failed.err and "Could not read from remote repository" not in failed.err
     assert failed.err.count("\n") == 1
+    assert failed.err.rstrip().endswith(
+        "check the remote's URL ('git remote -v') and your access to it, then run 'vibegit sync' again"
+    )
+
+
+def test_a_push_url_that_fails_is_exit_2_and_the_pre_push_hook_says_so(tmp_path: Path, m: Machines) -> None:
+    """Fetching works, pushing does not (remote.origin.pushurl): sync says git's
+    line, exit 2; the pre-push hook says it and lets the user's own push go on."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    git(laptop, "config", "remote.origin.pushurl", str(tmp_path / "gone.git"))
+    failed = m("laptop", laptop, "sync")
+    assert failed.code == 2 and failed.err.count("\n") == 1
+    assert failed.err.startswith("vibegit: git push origin failed: fatal: '") and "does not appear" in failed.err
+    m.ok("laptop", laptop, "install")
+    pushed = run_git(laptop, "push", str(remote), "main:side")  # by URL: that remote's; the state goes by its name
+    assert pushed.code == 0, pushed.err
+    assert "vibegit: vibegit/state was not pushed: git push origin failed: fatal: '" in pushed.err
+    assert "Your push goes on." in pushed.err
+
+
+def test_resume_that_cannot_fetch_says_to_run_resume_again(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    git(desktop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    failed = m("desktop", desktop, "resume")
+    assert failed.code == 2 and failed.err.count("\n") == 1
+    assert "git fetch origin failed: fatal: '" in failed.err and failed.err.rstrip().endswith("'vibegit resume' again")
 
 
 def test_the_walk_of_two_sides_gives_git_merge_base_or_says_to_ask(

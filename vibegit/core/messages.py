@@ -958,6 +958,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sync.up_to_date": ("{branch} is up to date with {remote} ({commit}).", "{branch} 与 {remote} 一致（{commit}）。"),
     "sync.pushed": ("Pushed {branch} to {remote} ({commit}).", "已将 {branch} 推送到 {remote}（{commit}）。"),
+    "remote.unavailable": (
+        "git {verb} {remote} failed: {said}; check the remote's URL ('git remote -v') and your access to it, "
+        "then run '{retry}' again",
+        "git {verb} {remote} 失败：{said}；请检查远程仓库地址（'git remote -v'）和你的访问权限，然后再次执行 '{retry}'",
+    ),
+    "sync.remote_refused": (
+        "{remote} refused {branch}: {why}; a rule or hook on the server, and nothing is lost here: ask whoever "
+        "runs {remote}, or sync elsewhere with 'vibegit sync --remote NAME'",
+        "{remote} 拒绝了 {branch}：{why}；这是服务器上的规则或钩子，此处没有丢失任何内容：请联系 {remote} 的管理者，"
+        "或用 'vibegit sync --remote NAME' 同步到别处",
+    ),
     "sync.moved_on": ("{remote} moved on while syncing; fetching again.", "同步期间 {remote} 有更新；重新获取。"),
     "sync.kept_moving": (
         "{remote}'s {branch} kept moving; run 'vibegit sync' again",

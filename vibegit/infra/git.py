@@ -585,6 +585,8 @@ class Pushed(NamedTuple):
     detail: str  # git's last line of error, when not ok
     declined: bool = False  # a pre-push hook refused it
     hook_said: str = ""  # the last lines the hook printed
+    summaries: tuple[str, ...] = ()  # each ref line's summary: "[rejected] (fetch first)", "[remote rejected] (…)"
+    said: str = ""  # everything git printed on stderr
 
 
 def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str = "") -> Pushed:
@@ -599,12 +601,15 @@ def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str
     args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{commit or ref}:{ref}"]
     proc = run(args, cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
-    flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    said = proc.stderr.decode(errors="replace").splitlines()
+    refs = [line.split("\t") for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
+    flags = [line[0][0] for line in refs]
+    stderr = proc.stderr.decode(errors="replace")
+    said = stderr.splitlines()
     # A pre-push hook that refuses leaves no ref line and no fatal error of git's own.
     declined = proc.returncode != 0 and not flags and not any(line.startswith("fatal:") for line in said)
     hook = [line for line in said if line.strip() and not line.startswith(("error: failed to push", "To "))]
-    return Pushed(proc.returncode == 0, flags, reason(proc), declined, "\n".join(hook[-8:]))
+    summaries = tuple(line[2] if len(line) > 2 else "" for line in refs)
+    return Pushed(proc.returncode == 0, flags, reason(proc), declined, "\n".join(hook[-8:]), summaries, stderr)
 
 
 def network_env() -> dict[str, str]:
