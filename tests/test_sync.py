@@ -347,3 +347,118 @@ def test_a_remote_forced_back_has_what_it_lost_scanned_again(tmp_path: Path, m: 
     assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
     assert "Merged" in refused.out
     assert TOKEN not in git(remote, "log", "-p", "--format=%B", "vibegit/state")
+
+
+RACE_HOOK = """#!{python}
+# The user's pre-push hook, as a race: the first time it runs, the desktop's
+# events reach the remote between git reading the remote's refs and updating them.
+import os, pathlib, subprocess, sys
+sys.stdin.read()
+marker = pathlib.Path({marker!r})
+if marker.exists():
+    sys.exit(0)
+marker.write_text("raced")
+env = {{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}}
+for args in {meanwhile!r}:
+    subprocess.run(args, check=True, env=env, capture_output=True)
+"""
+
+
+def race_on_first_push(laptop: Path, tmp_path: Path, *meanwhile: list[str]) -> None:
+    """The laptop's own pre-push hook runs ``meanwhile`` (commands) on its first push only."""
+    import sys
+
+    hooks = tmp_path / "laptop-hooks"
+    hooks.mkdir()
+    hook = hooks / "pre-push"
+    hook.write_text(
+        RACE_HOOK.format(python=sys.executable, marker=str(tmp_path / "raced"), meanwhile=[list(a) for a in meanwhile])
+    )
+    hook.chmod(0o755)
+    git(laptop, "config", "core.hooksPath", str(hooks))
+
+
+def merges(where: Path) -> list[str]:
+    return git(where, "rev-list", "--merges", "vibegit/state").split()
+
+
+def test_a_sync_that_lost_the_race_merges_once_and_pushes(tmp_path: Path, m: Machines) -> None:
+    """Another push lands while this one runs: the sync waits a little,
+    fetches again and makes its merge again from its own side (the first
+    one is not kept beneath a second): one merge for one sync call."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second, pushed during the laptop's sync")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
+    )
+    before = merges(laptop)
+    result = m.ok("laptop", laptop, "sync")
+    assert "origin moved on while syncing; fetching again." in result.out
+    assert result.out.count("Merged:") == 2 and "Pushed vibegit/state to origin" in result.out
+    made = [c for c in merges(laptop) if c not in before]
+    assert len(made) == 1, made  # the first try's merge is gone
+    tip = git(laptop, "rev-parse", "vibegit/state")
+    assert made == [tip] and git(remote, "rev-parse", "vibegit/state") == tip
+    assert git(laptop, "rev-parse", f"{tip}^2") == git(desktop, "rev-parse", "vibegit/state")
+    assert set(tasks(m, "laptop", laptop)) >= {"T-001", "T-010", "T-011", "T-020"}
+
+
+def test_an_event_recorded_during_the_race_is_kept(tmp_path: Path, m: Machines) -> None:
+    """An event recorded on the first try's merge while it was being pushed:
+    that merge stays beneath it (nothing recorded here is ever dropped)."""
+    import sys
+
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop,
+        tmp_path,
+        ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"],
+        [
+            sys.executable,
+            "-c",
+            f"import os, sys; os.chdir({str(laptop)!r}); from vibegit.main import main; "
+            "sys.exit(main(['task', 'add', 'T-021', 'recorded during the sync']))",
+        ],
+    )
+    m.ok("laptop", laptop, "sync")
+    assert set(tasks(m, "laptop", laptop)) >= {"T-010", "T-011", "T-020", "T-021"}
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_sync_that_keeps_losing_stops_in_time_with_nothing_lost(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
+    )
+    git(laptop, "config", "vibegit.syncTimeout", "0")  # one try
+    failed = m("laptop", laptop, "sync")
+    line = failed.err.splitlines()[-1]  # (the line before: the test's hooksPath hides vibegit's lock check)
+    assert failed.code == 1 and line.startswith("vibegit: origin's vibegit/state kept moving: other pushes came ")
+    assert "first in all 1 tries" in line and "run 'vibegit sync' again" in line
+    assert set(tasks(m, "laptop", laptop)) >= {"T-001", "T-010", "T-020"}  # the merge is here
+    again = m.ok("laptop", laptop, "sync")  # nothing races now: the merge is made again, pushed
+    assert "Pushed" in again.out and len(merges(laptop)) == 1
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_push_the_server_refuses_is_said_and_not_retried(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'state branches need a review first' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and refused.err.count("\n") == 1 and "moved on" not in refused.out
+    assert "origin refused vibegit/state: [remote rejected] (pre-receive hook declined)" in refused.err
+    assert "state branches need a review first" in refused.err and "'vibegit sync --remote NAME'" in refused.err

@@ -424,7 +424,11 @@ def sync(
     notes merged as text. What was decided is printed and recorded. What the
     push would publish that is new (uncommitted changes in snapshots, the
     state's text) is scanned first: a credential is refused (exit 1) with its
-    file:line and fingerprint. Your pre-push hooks run for the push too."""
+    file:line and fingerprint. Your pre-push hooks run for the push too.
+    When another push reaches the remote first, it waits a random while,
+    fetches and merges again (one merge per sync), for up to
+    vibegit.syncTimeout seconds (30). A remote that cannot be reached is
+    exit 2 with git's own line."""
     return verbs.sync(remote, redact, no_verify)
 
 

@@ -58,11 +58,22 @@ def test_settings_defaults_and_values() -> None:
     conf = settings({"vibegit.statebranch": "refs/heads/team/state", "vibegit.blockcommits": "Other-Branches"})
     assert conf.state_branch == "team/state" and conf.state_ref == "refs/heads/team/state"
     assert conf.block_commits == "other-branches"
+    timed = settings({"vibegit.synctimeout": " 2.5 ", "vibegit.syncbackoff": "0"})
+    assert (timed.sync_timeout, timed.sync_backoff) == (2.5, 0.0)
+    assert (Settings().sync_timeout, Settings().sync_backoff) == (30.0, 0.2)
 
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("vibegit.blockcommits", "sometimes"), ("vibegit.lang", "fr"), ("vibegit.mirrordir", "../out")],
+    [
+        ("vibegit.blockcommits", "sometimes"),
+        ("vibegit.lang", "fr"),
+        ("vibegit.mirrordir", "../out"),
+        ("vibegit.synctimeout", "-1"),
+        ("vibegit.synctimeout", "nan"),
+        ("vibegit.syncbackoff", "soon"),
+        ("vibegit.syncbackoff", "61"),
+    ],
 )
 def test_a_bad_setting_is_an_error_or_its_safe_default(key: str, value: str) -> None:
     with pytest.raises(BadInput, match="git config"):

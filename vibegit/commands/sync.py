@@ -4,25 +4,29 @@ Fetch the remote's state branch, then fast-forward, or merge when both
 sides moved (a merge commit with both parents; rules in core/merge.py),
 refuse when the new content holds credentials (``--redact`` takes them out
 of what was never pushed), push fast-forward only (the user's pre-push
-hooks run for it), and retry when the remote moved meanwhile.
+hooks run for it), and when another push won the race meanwhile, wait a
+random while and try again, until ``vibegit.syncTimeout``. A try that lost
+the race leaves no merge behind: the next merges again from this side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterator
 
 from vibegit import app
 from vibegit.core import lifecycle, merge, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
-from vibegit.core.records import replace
+from vibegit.core.records import NamedTuple, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Refused, VibegitError
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import render_all, render_shared
 
-TRIES = 3
+MAX_WAIT = 2.0  # seconds: the bound of a wait between tries stops doubling here (unless syncBackoff is more)
 Say = Callable[[str], None]
 
 
@@ -101,42 +105,73 @@ def _newest(loaded: store.Loaded) -> str:
     return max((s.updated_at for s in loaded.index), default="")
 
 
+class Integrated(NamedTuple):
+    tip: str | None  # the local tip now
+    moved: bool = False  # the local branch moved
+
+
 def integrate(
     repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, theirs: str | None, name: str, say: Say
-) -> str | None:
-    """Bring the fetched tip into the local branch; the new local tip."""
+) -> Integrated:
+    """Bring the fetched tip into the local branch. A merge of an earlier
+    try that was never pushed (``_merged_from``) is made again from its own
+    side, not kept beneath a second merge."""
     if theirs is None:
         say(t("sync.none_there", remote=name, branch=settings.state_branch))
-        return git.commit_at(repo, settings.state_ref)
+        return Integrated(git.commit_at(repo, settings.state_ref))
     news: list[str] = []
 
-    def build(ours: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
+    def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, Integrated]:
         news.clear()
+        ours = _merged_from(repo, tip, theirs) or tip
         if ours is None:
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.took", branch=settings.state_branch, remote=name, commit=theirs[:10]))
-            return theirs, f"vibegit: take the state of {name}", theirs
-        if ours == theirs:
-            return None, "", ours
-        walked = git.apart(repo, ours, theirs)
+            return theirs, f"vibegit: take the state of {name}", Integrated(theirs, True)
+        walked = git.apart(repo, ours, theirs) if ours != theirs else None
+        if walked is None or not walked.other:  # theirs is in ours
+            return ours, "vibegit: leave out a merge the remote needs no more", Integrated(ours, ours != tip)
         mine, other = walked.mine, walked.other
-        if not other:  # theirs is in ours
-            return None, "", ours
         if not mine:  # ours is in theirs
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
-            return theirs, f"vibegit: fast-forward to {name}", theirs
+            return theirs, f"vibegit: fast-forward to {name}", Integrated(theirs, True)
         commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
-        return commit, f"vibegit: merge {name}", commit
+        return commit, f"vibegit: merge {name}", Integrated(commit, True)
 
-    tip = store.publish(repo, settings, build)
+    done = store.publish(repo, settings, build)
     for line in news:
         say(line)
-    if news and tip is not None:
-        mirror.refresh(repo, settings, tip, e, say)
-    return tip
+    if done.moved and done.tip is not None:
+        mirror.refresh(repo, settings, done.tip, e, say)
+    return done
+
+
+MERGED = "Vibegit-Event: merge"  # the trailer line of a merge commit of sync's (store.message)
+
+
+def _sync_merge(repo: git.Repo, commit: str | None) -> list[str]:
+    """The two parents of ``commit`` when it is a merge of sync's, else []."""
+    if commit is None:
+        return []
+    parents = git.parents(repo, commit)
+    if len(parents) != 2 or MERGED not in git.commit_message(repo, commit).splitlines():
+        return []
+    return parents
+
+
+def _merged_from(repo: git.Repo, tip: str | None, theirs: str) -> str | None:
+    """This side of ``tip`` (its first parent) when ``tip`` is a merge of
+    sync's that lost its push race: nothing was recorded on it since, and the
+    remote moved on from the side it merged (its second parent, an ancestor
+    of ``theirs``). Merging this side with ``theirs`` again loses nothing,
+    and leaves one merge where merging ``tip`` would leave two. Else None."""
+    parents = _sync_merge(repo, tip)
+    if not parents or parents[1] == theirs or not git.is_ancestor(repo, parents[1], theirs):
+        return None
+    return parents[0]
 
 
 def redact(repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, say: Say) -> bool:
@@ -185,10 +220,13 @@ def _scan_ahead(repo: git.Repo, settings: Settings) -> tuple[str, list[secretsca
     """The scan of the local tip, run while the fetch runs: the tip and its
     findings. When the fetch brings nothing new and the tip stays, it is the
     scan before the push; else the scan after the merge reads only what this
-    one did not record as clean. A failure here leaves it all to that scan."""
+    one did not record as clean. A failure here leaves it all to that scan.
+    A merge of sync's at the tip may be made again (``_merged_from``): its
+    first parent is scanned, what that merge would be made from."""
     tip = git.commit_at(repo, settings.state_ref)
     if tip is None:
         return None
+    tip = (_sync_merge(repo, tip) or [tip])[0]
     try:
         return tip, secretscan.scan(repo, settings, tip)
     except VibegitError:
@@ -223,17 +261,34 @@ def _findings(
     return secretscan.scan(repo, settings, tip)
 
 
+def _pauses(settings: Settings) -> Iterator[float]:
+    """The waits between tries after a lost race, until ``vibegit.syncTimeout``
+    seconds have passed since the first: each a random time up to a bound
+    that starts at ``vibegit.syncBackoff`` and doubles up to ``MAX_WAIT``
+    ("full jitter": clones that lost to the same push spread out instead of
+    meeting again)."""
+    deadline = time.monotonic() + settings.sync_timeout
+    bound = settings.sync_backoff
+    while (left := deadline - time.monotonic()) > 0:
+        yield min(left, bound * int.from_bytes(os.urandom(4), "big") / (1 << 32))
+        bound = min(bound * 2, max(MAX_WAIT, settings.sync_backoff))
+
+
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
     name = remote.state_remote(repo, settings, given)
-    for _ in range(TRIES):
+    pauses = _pauses(settings)
+    tries = 0
+    started = time.monotonic()
+    while True:
+        tries += 1
         e = app.facts(ctx)
         known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
         with remote.fetching(repo, settings, name) as fetched:
             ahead = None if do_redact else _scan_ahead(repo, settings)
             theirs = fetched()
-        tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
+        tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say).tip
         if tip is None:
             app.say(t("sync.nothing", remote=name))
             return OK
@@ -241,16 +296,26 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             redact(repo, settings, ctx.config, e, app.say)
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
-        if tip is None:
-            continue  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
-        if findings:
-            raise Refused(secretscan.refusal(findings, settings))
-        if tip == theirs:
-            app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
-            return OK
-        if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
-            app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
-            return OK
+        if tip is not None:  # else the state branch went away meanwhile (redact found nothing to keep): look again
+            findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
+            if findings:
+                raise Refused(secretscan.refusal(findings, settings))
+            if tip == theirs:
+                app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
+                return OK
+            if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
+                app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
+                return OK
+        pause = next(pauses, None)
+        if pause is None:
+            raise Refused(
+                t(
+                    "sync.kept_moving",
+                    remote=name,
+                    branch=settings.state_branch,
+                    tries=tries,
+                    seconds=f"{time.monotonic() - started:.0f}",
+                )
+            )
         app.say(t("sync.moved_on", remote=name))
-    raise Refused(t("sync.kept_moving", remote=name, branch=settings.state_branch))
+        time.sleep(pause)

@@ -971,7 +971,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sync.moved_on": ("{remote} moved on while syncing; fetching again.", "同步期间 {remote} 有更新；重新获取。"),
     "sync.kept_moving": (
-        "{remote}'s {branch} kept moving; run 'vibegit sync' again",
-        "{remote} 的 {branch} 一直在变；请再次执行 'vibegit sync'",
+        "{remote}'s {branch} kept moving: other pushes came first in all {tries} tries over {seconds} s; nothing "
+        "is lost ({branch} here holds every event): run 'vibegit sync' again (git config vibegit.syncTimeout "
+        "SECONDS waits longer)",
+        "{remote} 的 {branch} 一直在变：{seconds} 秒内 {tries} 次尝试都被其他推送抢先；没有丢失任何内容（此处的 {branch} "
+        "保留了每个事件）：请再次执行 'vibegit sync'（git config vibegit.syncTimeout 秒数 可以等更久）",
     ),
 }

@@ -712,6 +712,14 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return [line[len("parent ") :] for line in head.split("\n") if line.startswith("parent ")]
 
 
+def commit_message(repo: Repo, commit: str) -> str:
+    """The message of ``commit``, "" when it is not a commit (asked of the command's reader)."""
+    found = reader(repo).get(commit)
+    if found is None or found[0] != "commit":
+        return ""
+    return found[2].partition(b"\n\n")[2].decode(errors="replace")
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):
