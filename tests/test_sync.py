@@ -15,6 +15,7 @@ from tests.helpers import (
     MIRROR,
     VG,
     Machines,
+    Result,
     clone,
     git,
     remote_with_laptop,
@@ -462,3 +463,51 @@ def test_a_push_the_server_refuses_is_said_and_not_retried(tmp_path: Path, m: Ma
     assert refused.code == 1 and refused.err.count("\n") == 1 and "moved on" not in refused.out
     assert "origin refused vibegit/state: [remote rejected] (pre-receive hook declined)" in refused.err
     assert "state branches need a review first" in refused.err and "'vibegit sync --remote NAME'" in refused.err
+
+
+def diverged(root: Path, m: Machines, workflows: int) -> Path:
+    """A desktop one event apart each way from the remote, ``workflows``
+    workflows on the state branch, each with a snapshot of uncommitted work."""
+    root.mkdir()
+    remote, laptop = remote_with_laptop(root)
+    for i in range(workflows):
+        git(laptop, "switch", "-q", "-c", f"f-{i}")
+        m.ok("laptop", laptop, "start", f"w-{i}", "--goal", f"feature {i}")
+        (laptop / "wip.txt").write_text(f"work on {i}\n")
+        m.ok("laptop", laptop, "checkpoint")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, root / "desktop")
+    m.ok("desktop", desktop, "sync")
+    m.ok("laptop", laptop, "task", "add", "T-001", "here", "--workflow", "w-0")
+    m.ok("laptop", laptop, "sync")
+    m.ok("desktop", desktop, "memory", "add", "project_knowledge", "learnt there")  # (the laptop holds the locks)
+    return desktop
+
+
+def git_started(
+    m: Machines, monkeypatch: pytest.MonkeyPatch, trace: Path, where: Path, *args: str
+) -> tuple[Result, list[str]]:
+    """``vibegit ARGS``'s result and the git commands it starts itself (their own children left out)."""
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    try:
+        result = m("desktop", where, *args)
+    finally:
+        monkeypatch.delenv("GIT_TRACE2_EVENT")
+    assert result.code == 0, result
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    argvs = [e["argv"][1:] for e in events if e["event"] == "start" and "/" not in e["sid"]]
+    return result, sorted(argv[2] if argv[0] == "-C" else argv[0] for argv in argvs)  # git -C DIR COMMAND
+
+
+def test_the_git_processes_of_a_sync_do_not_grow_with_the_workflows(
+    tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One workflow or twelve, each with a snapshot: the same git processes
+    (every workflow and snapshot of both sides read through batched readers)."""
+    started = {}
+    for n in (1, 12):
+        desktop = diverged(tmp_path / f"with-{n}", m, n)
+        result, started[n] = git_started(m, monkeypatch, tmp_path / f"trace-{n}", desktop, "sync")
+        assert "Merged: 1 event(s) here and 1 on origin" in result.out and "Pushed" in result.out
+    assert started[1] == started[12], started
+    assert len(started[12]) < 40 and started[12].count("diff-tree") <= 4

@@ -43,30 +43,34 @@ def _merge(
 ) -> tuple[str, list[str]]:
     """A merge commit of the two tips: both histories kept; each workflow
     merged on its own (core/merge.py), one that only one side has kept as it
-    is, the shared memory merged, nobody's workflow replaced or dropped."""
+    is, the shared memory merged, nobody's workflow replaced or dropped.
+    Only a workflow that differs between the sides is read: the cost follows
+    what changed, not how many workflows there are (one left as it is here
+    keeps its line of this side's index)."""
     base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
     decisions = [] if base else ["the two histories share no event (both started on their own); joined here"]
-    flows = [{f.id: f for f in store.flows(repo, cat, side)} if side else {} for side in (b, o, t)]
-    was_all, mine_all, other_all = flows
+    was_all, mine_all, other_all = (store.dirs(repo, cat, side) if side else {} for side in (b, o, t))
+    listed_here = {s.id: s for s in o.index}
     changed: dict[str, str] = {}
-    merged_states: list[State] = []
+    listed: list[workflows.Summary] = []
     for workflow_id in [*mine_all, *(i for i in other_all if i not in mine_all)]:
         was, mine, other = was_all.get(workflow_id), mine_all.get(workflow_id), other_all.get(workflow_id)
-        if mine is not None and (other is None or other.tree in (mine.tree, was.tree if was else None)):
-            merged_states.append(mine.state)  # changed here only (or nowhere)
+        if mine is not None and (other is None or other in (mine, was)):  # changed here only (or nowhere)
+            summary = listed_here.get(workflow_id)  # not in this side's index: read it
+            listed.append(summary or workflows.summarize(store.flow(repo, cat, o, workflow_id).state))
             continue
-        if other is not None and (mine is None or (was is not None and mine.tree == was.tree)):
-            merged_states.append(other.state)  # changed there only: theirs as it is
-            changed[workflow_id] = git.write_tree(repo, other.tree)
+        if other is not None and (mine is None or mine == was):  # changed there only: theirs as it is
+            listed.append(workflows.summarize(store.flow(repo, cat, t, workflow_id).state))
+            changed[workflow_id] = other
             continue
         assert mine is not None and other is not None
         state, said = merge.merge(
-            replace(was.state, memory=Memory()) if was else None,
-            replace(mine.state, memory=Memory()),
-            replace(other.state, memory=Memory()),
+            replace(store.flow(repo, cat, b, workflow_id).state, memory=Memory()) if b and was else None,
+            replace(store.flow(repo, cat, o, workflow_id).state, memory=Memory()),
+            replace(store.flow(repo, cat, t, workflow_id).state, memory=Memory()),
             here="here",
             there=name,
             now=e.now,
@@ -80,14 +84,14 @@ def _merge(
         found = cat.get(snap) if snap and git.is_oid(snap) else None
         snap_tree = found[1] if found is not None and found[0] == "tree" else None
         files = render_all(state)
-        changed[workflow_id] = store.workflow_tree(repo, mine.tree, files, {store.SNAPSHOT: snap_tree})
-        merged_states.append(state)
+        here = store.flow(repo, cat, o, workflow_id).tree
+        changed[workflow_id] = store.workflow_tree(repo, here, files, {store.SNAPSHOT: snap_tree})
+        listed.append(workflows.summarize(state))
     theirs_newer = (t.head or "") != (o.head or "") and _newest(t) > _newest(o)
     memory, said = merge.merge_memory(
         b.memory if b else None, o.memory, t.memory, here="here", there=name, theirs_newer=theirs_newer
     )
     decisions += said
-    listed = tuple(workflows.summarize(s) for s in merged_states)
 
     def extra(side: store.Loaded | None) -> dict[str, git.TreeEntry]:
         return (
@@ -96,7 +100,7 @@ def _merge(
 
     rest = merge.merge_files(extra(b), extra(o), extra(t), theirs_newer, name, decisions)
     decisions[:] = [clean(d) for d in decisions]  # names and values from the remote: printed and in trailers
-    tree = store.assemble(repo, cat, o, changed, listed, render_shared(memory), rest)
+    tree = store.assemble(repo, cat, o, changed, tuple(listed), render_shared(memory), rest)
     merged_state, event = lifecycle.merged(State(memory=memory), name, decisions)
     return store.commit(repo, config, e, tree, [ours, theirs], event, merged_state), decisions
 

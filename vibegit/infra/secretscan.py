@@ -39,6 +39,8 @@ TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at ev
 
 if TYPE_CHECKING:
     from vibegit.core.model import State
+    from vibegit.infra.snapshot import Change
+    from vibegit.infra.store import SnapshotAt
 
 ALLOW_FILE = ".vibegit/secrets-allow"
 MAX_ALLOW_BYTES = 1 << 20
@@ -137,25 +139,74 @@ def pushed_tips(repo: git.Repo, settings: Settings) -> list[str]:
     return sorted(set(raw.split()))
 
 
-def _tree_blobs(repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str]) -> Iterator[tuple[str, str]]:
-    found = cat.get(tree)
-    if found is None or found[0] != "tree":
-        raise GitError(f"tree {tree[:12]} is missing; run 'vibegit doctor'")
-    for e in git.parse_tree(repo, found[2]):
-        path = prefix + e.name
-        if path in skip:
-            continue
-        if e.mode == "40000":
-            yield from _tree_blobs(repo, cat, e.oid, path + "/", skip)
-        elif e.mode != "160000":
-            yield e.oid, path
+def _tree_blobs(
+    repo: git.Repo, cat: git.CatFile, tree: str, prefix: str, skip: set[str], seen: set[str] | None = None
+) -> Iterator[tuple[str, str]]:
+    """(blob, path) of each file of ``tree`` but those below the paths in
+    ``skip``, and below the subtrees in ``seen`` (walked before: what they
+    hold is had already), to which the subtrees walked here are added. The
+    trees of each level are read in one batch (a state tree of many
+    workflows costs a few round trips, not one a workflow)."""
+    from vibegit.infra import store
+
+    before = frozenset(seen or ())
+    trees: dict[str, tuple[git.TreeEntry, ...]] = {}
+    level = [(tree, prefix)]
+    while level:
+        read = store.read_trees(repo, cat, [oid for oid, _ in level])
+        for oid, _ in level:
+            if oid not in read:
+                raise GitError(f"tree {oid.removesuffix('^{tree}')[:12]} is missing; run 'vibegit doctor'")
+        trees.update(read)
+        level = [
+            (e.oid, f"{at}{e.name}/")
+            for oid, at in level
+            for e in read[oid]
+            if e.mode == "40000" and e.oid not in before and at + e.name not in skip
+        ]
+    if seen is not None:
+        seen.update(trees)
+
+    def walk(oid: str, prefix: str) -> Iterator[tuple[str, str]]:
+        for e in trees[oid]:
+            path = prefix + e.name
+            if path in skip or e.oid in before:
+                continue
+            if e.mode == "40000":
+                yield from walk(e.oid, path + "/")
+            elif e.mode != "160000":
+                yield e.oid, path
+
+    yield from walk(tree, prefix)
 
 
-def _changes(repo: git.Repo, snap: str, base_tree: str | None) -> Iterator[tuple[str, str, bool]]:
-    """(blob, path, added) of the files ``snap`` changes against ``base_tree``; a file only moved is not one."""
+def _diffs(repo: git.Repo, cat: git.CatFile, snaps: list[SnapshotAt]) -> list[tuple[str | None, dict[str, Change]]]:
+    """Each snapshot's base tree (None: unknown, or not here) and its diff
+    against it (the empty tree when None): read through ``cat`` and one
+    ``git diff-tree``, however many snapshots (fail closed: a snapshot tree
+    that is missing is an error, never a snapshot with nothing new)."""
     from vibegit.infra import snapshot
 
-    diff = snapshot.diff(repo, base_tree or snapshot.empty_tree(repo), snap)
+    if not snaps:
+        return []
+    bases = list(dict.fromkeys(s.base for s in snaps if git.is_oid(s.base)))
+    trees = {
+        base: found[1]
+        for base, found in zip(bases, cat.get_many(f"{b}^{{tree}}" for b in bases), strict=True)
+        if found is not None and found[0] == "tree"
+    }
+    for tree, found in zip(snaps, cat.get_many(s.tree for s in snaps), strict=True):
+        if found is None or found[0] != "tree":
+            raise GitError(f"snapshot tree {tree.tree[:12]} is missing; run 'vibegit doctor'")
+    empty = snapshot.empty_tree(repo)
+    based = [trees.get(s.base or "") for s in snaps]
+    return list(
+        zip(based, snapshot.diffs(repo, ((b or empty, s.tree) for b, s in zip(based, snaps, strict=True))), strict=True)
+    )
+
+
+def _changes(diff: dict[str, Change]) -> Iterator[tuple[str, str, bool]]:
+    """(blob, path, added) of the files a snapshot's ``diff`` changes; a file only moved is not one."""
     gone = {c.old.oid for c in diff.values() if c.old is not None and c.new is None}
     for path, change in sorted(diff.items()):
         new = change.new
@@ -257,36 +308,54 @@ def new_content(repo: git.Repo, settings: Settings, cat: git.CatFile, tip: str, 
     from vibegit.infra import store  # the state model and formats: only when there is something to scan
 
     # Sets of ids kept as dicts: 20,000 ids take 2 MiB in a set, 0.4 MiB in a dict (a first sync's peak memory).
-    have: dict[str, None] = {}  # blobs the remote's copies already carry (their state and snapshot changes)
+    # The value: how many snapshots were waiting to be read when the blob was found (0 for the remote's).
+    have: dict[str, int] = {}  # blobs the remote's copies already carry (their state and snapshot changes)
+    carried: dict[str, store.SnapshotAt] = {}  # the remote copies' snapshots, each once
+    walked: set[str] = set()  # trees whose blobs are in ``have``: the same directory on two sides is read once
     for old in pushed:
         snaps = store.snapshots(repo, cat, old)
-        have.update((oid, None) for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", {s.path for s in snaps}))
-        for s in snaps:
-            have.update((oid, None) for oid, _, _ in _changes(repo, s.tree, git.tree_of(repo, s.base)))
+        skip = {s.path for s in snaps}
+        have.update((oid, 0) for oid, _ in _tree_blobs(repo, cat, f"{old}^{{tree}}", "", skip, walked))
+        carried.update((f"{s.tree} {s.base}", s) for s in snaps)
+    for _, diff in _diffs(repo, cat, list(carried.values())):
+        have.update((oid, 0) for oid, _, _ in _changes(diff))
     new: list[str] = []
     known: dict[str, None] = {}  # the new commits so far: a new parent comes before its children
     blobs: list[Blob] = []
+    waiting: list[tuple[int, store.SnapshotAt]] = []  # new snapshots, read at the end, and where their blobs go
     seen_snaps: set[str] = set()
     for commit in chain([first], commits):
         new.append(commit.oid)
         known[commit.oid] = None
         whole = commit.first_parent not in known
         snaps = store.snapshots(repo, cat, commit.oid) if whole or commit.snapshots_changed else []
-        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", {s.path for s in snaps}) if whole else commit.state
+        skip = {s.path for s in snaps}
+        state = _tree_blobs(repo, cat, f"{commit.oid}^{{tree}}", "", skip, walked) if whole else commit.state
         for oid, path in state:
             if oid not in have:
-                have[oid] = None
+                have[oid] = len(waiting)
                 blobs.append(Blob(oid, path, "state"))
         for s in snaps:
-            if s.tree in seen_snaps:
-                continue
-            seen_snaps.add(s.tree)
-            base = git.tree_of(repo, s.base)
-            # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each.
-            for oid, path, added in _changes(repo, s.tree, base):
-                if oid not in have:
-                    blobs.append(Blob(oid, path, "snapshot", s.tree, base or "", added or base is None))
-    return Scope(new, blobs)
+            if s.tree not in seen_snaps:
+                seen_snaps.add(s.tree)
+                waiting.append((len(blobs), s))
+    if not waiting:
+        return Scope(new, blobs)
+    # Each snapshot that carries a new blob lists it (scanned once): redaction leaves it out of each. New:
+    # not a blob the remote carries, nor one found before that snapshot (have[oid] below its number).
+    placed: list[Blob] = []
+    at = 0
+    for number, ((where, s), (base, diff)) in enumerate(
+        zip(waiting, _diffs(repo, cat, [w for _, w in waiting]), strict=True), 1
+    ):
+        placed += blobs[at:where]
+        at = where
+        placed += [
+            Blob(oid, path, "snapshot", s.tree, base or "", added or base is None)
+            for oid, path, added in _changes(diff)
+            if have.get(oid, number) >= number
+        ]
+    return Scope(new, placed + blobs[at:])
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -165,6 +165,31 @@ _DIFF_INDEX = ["diff-index", "--cached", "-r", "-z", "--no-renames", "--no-ext-d
 def diff(repo: git.Repo, a: str, b: str) -> dict[str, Change]:
     """Paths that differ between trees ``a`` and ``b`` (no rename detection)."""
     return parse_raw(repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", a, b).stdout)
+
+
+def diffs(repo: git.Repo, pairs: Iterable[tuple[str, str]]) -> list[dict[str, Change]]:
+    """``diff`` of each pair of trees (each must be in the object store), in
+    one ``git diff-tree --stdin``: a process per pair would make a sync's
+    cost grow with the snapshots it reads."""
+    asked = list(pairs)
+    if not asked:
+        return []
+    lines = "".join(f"{a} {b}\n" for a, b in asked).encode()
+    out = repo.git("diff-tree", "--stdin", "-r", "-z", "--no-renames", "--no-ext-diff", input=lines).stdout
+    # Each pair's line comes back ("A B\n", whatever -z says), then its changes: ":meta\0path\0" each.
+    found: list[dict[str, Change]] = []
+    at = 0
+    while at < len(out):
+        if out[at : at + 1] != b":":
+            at = out.index(b"\n", at) + 1
+            found.append({})
+            continue
+        end = out.index(b"\0", out.index(b"\0", at) + 1) + 1
+        found[-1].update(parse_raw(out[at:end]))
+        at = end
+    if len(found) != len(asked):
+        raise GitError(f"git diff-tree --stdin answered {len(found)} of {len(asked)} pairs of trees")
+    return found
 
 
 def parse_raw(out: bytes) -> dict[str, Change]:
