@@ -511,3 +511,42 @@ def test_the_git_processes_of_a_sync_do_not_grow_with_the_workflows(
         assert "Merged: 1 event(s) here and 1 on origin" in result.out and "Pushed" in result.out
     assert started[1] == started[12], started
     assert len(started[12]) < 40 and started[12].count("diff-tree") <= 4
+
+
+def break_off_fetches(where: Path, tmp_path: Path, times: int) -> None:
+    """The remote's side of ``where``'s fetches fails mid-way the first ``times`` times
+    (its pack-objects dies, as when a gc there races others' pushes)."""
+    hook = tmp_path / "break-off"
+    hook.write_text(
+        "#!/bin/sh\n"
+        f"n=$(cat {tmp_path}/broke 2>/dev/null || echo 0)\n"
+        f'if [ "$n" -lt {times} ]; then echo $((n + 1)) > {tmp_path}/broke; exit 1; fi\n'
+        'exec "$@"\n'
+    )
+    hook.chmod(0o755)
+    git(where, "config", "remote.origin.uploadpack", f"git -c uploadpack.packObjectsHook={hook} upload-pack")
+
+
+def test_a_transfer_that_broke_off_is_tried_again(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("laptop", laptop, "task", "add", "T-005", "from the laptop")
+    m.ok("laptop", laptop, "sync")
+    break_off_fetches(desktop, tmp_path, 1)
+    result = m.ok("desktop", desktop, "sync")
+    assert "The transfer with origin broke off; trying again." in result.out
+    assert "Fast-forwarded vibegit/state by 2 event(s) from origin." in result.out
+    assert "T-005" in tasks(m, "desktop", desktop)
+
+
+def test_a_transfer_that_keeps_breaking_off_is_exit_2_in_time(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("laptop", laptop, "task", "add", "T-005", "from the laptop")
+    m.ok("laptop", laptop, "sync")
+    break_off_fetches(desktop, tmp_path, 1000)
+    git(desktop, "config", "vibegit.syncTimeout", "0.5")
+    git(desktop, "config", "vibegit.syncBackoff", "0.1")
+    failed = m("desktop", desktop, "sync")
+    assert failed.code == 2 and failed.err.count("\n") == 1, failed
+    assert failed.err.startswith("vibegit: git fetch origin failed: error: git upload-pack: git-pack-objects died")
+    assert "the transfer broke off" in failed.err and failed.err.rstrip().endswith("run 'vibegit sync' again")
+    assert "trying again" in failed.out  # it did

@@ -36,6 +36,11 @@ class Unavailable(VibegitError):
     code = BAD_INPUT
 
 
+class Interrupted(Unavailable):
+    """A transfer with a remote broke off (a remote busy packing while
+    others push, a dropped connection): sync tries again, then says so."""
+
+
 class GitError(VibegitError):
     """A git command failed where it should not have."""
 

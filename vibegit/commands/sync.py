@@ -22,7 +22,7 @@ from vibegit.core.model import Env, Memory, State
 from vibegit.core.records import NamedTuple, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
-from vibegit.errors import OK, Refused, VibegitError
+from vibegit.errors import OK, Interrupted, Refused, VibegitError
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import render_all, render_shared
 
@@ -119,7 +119,9 @@ def integrate(
 ) -> Integrated:
     """Bring the fetched tip into the local branch. A merge of an earlier
     try that was never pushed (``_merged_from``) is made again from its own
-    side, not kept beneath a second merge."""
+    side, not kept beneath a second merge. The mirror is the caller's to
+    refresh (``done.moved``): sync does it once the push is through, so the
+    time between its fetch and its push, when others' pushes can win, is short."""
     if theirs is None:
         say(t("sync.none_there", remote=name, branch=settings.state_branch))
         return Integrated(git.commit_at(repo, settings.state_ref))
@@ -148,8 +150,6 @@ def integrate(
     done = store.publish(repo, settings, build)
     for line in news:
         say(line)
-    if done.moved and done.tip is not None:
-        mirror.refresh(repo, settings, done.tip, e, say)
     return done
 
 
@@ -282,44 +282,62 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
     name = remote.state_remote(repo, settings, given)
-    pauses = _pauses(settings)
-    tries = 0
-    started = time.monotonic()
-    while True:
-        tries += 1
+    moved = False  # a try moved the local branch: the mirror shows where it is once sync ends
+
+    def attempt() -> int | None:
+        """One try: fetch, integrate, scan, push; its exit code, or None when another push came first."""
+        nonlocal moved, do_redact
         e = app.facts(ctx)
         known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
         with remote.fetching(repo, settings, name) as fetched:
             ahead = None if do_redact else _scan_ahead(repo, settings)
             theirs = fetched()
-        tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say).tip
+        done = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
+        tip, moved = done.tip, moved or done.moved
         if tip is None:
             app.say(t("sync.nothing", remote=name))
             return OK
         if do_redact:
-            redact(repo, settings, ctx.config, e, app.say)
+            moved = moved and not redact(repo, settings, ctx.config, e, app.say)  # (it shows its own)
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
-        if tip is not None:  # else the state branch went away meanwhile (redact found nothing to keep): look again
-            findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
-            if findings:
-                raise Refused(secretscan.refusal(findings, settings))
-            if tip == theirs:
-                app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
-                return OK
-            if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
-                app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
-                return OK
-        pause = next(pauses, None)
-        if pause is None:
-            raise Refused(
-                t(
-                    "sync.kept_moving",
-                    remote=name,
-                    branch=settings.state_branch,
-                    tries=tries,
-                    seconds=f"{time.monotonic() - started:.0f}",
+        if tip is None:
+            return None  # the state branch went away meanwhile (redact found nothing to keep): look again
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead)
+        if findings:
+            raise Refused(secretscan.refusal(findings, settings))
+        if tip == theirs:
+            app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
+            return OK
+        if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
+            app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
+            return OK
+        return None
+
+    try:
+        pauses = _pauses(settings)
+        tries = 0
+        started = time.monotonic()
+        while True:
+            tries += 1
+            try:
+                code = attempt()
+                broke: Interrupted | None = None
+            except Interrupted as err:  # the transfer broke off: the remote busy with others' pushes
+                code, broke = None, err
+            if code is not None:
+                return code
+            pause = next(pauses, None)
+            if pause is None:
+                if broke is not None:
+                    raise broke
+                seconds = f"{time.monotonic() - started:.0f}"
+                raise Refused(
+                    t("sync.kept_moving", remote=name, branch=settings.state_branch, tries=tries, seconds=seconds)
                 )
-            )
-        app.say(t("sync.moved_on", remote=name))
-        time.sleep(pause)
+            app.say(t("sync.interrupted" if broke else "sync.moved_on", remote=name))
+            time.sleep(pause)
+    finally:
+        now = git.commit_at(repo, settings.state_ref) if moved else None
+        if now is not None:
+            mirror.refresh(repo, settings, now, app.facts(ctx), app.say)

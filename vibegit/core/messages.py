@@ -963,6 +963,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "then run '{retry}' again",
         "git {verb} {remote} 失败：{said}；请检查远程仓库地址（'git remote -v'）和你的访问权限，然后再次执行 '{retry}'",
     ),
+    "remote.interrupted": (
+        "git {verb} {remote} failed: {said}: the transfer broke off (the remote was busy, or the connection "
+        "dropped); nothing is lost here: run '{retry}' again",
+        "git {verb} {remote} 失败：{said}：传输中断（远程仓库正忙，或连接断开）；此处没有丢失任何内容："
+        "请再次执行 '{retry}'",
+    ),
+    "sync.interrupted": ("The transfer with {remote} broke off; trying again.", "与 {remote} 的传输中断；重新尝试。"),
     "sync.remote_refused": (
         "{remote} refused {branch}: {why}; a rule or hook on the server, and nothing is lost here: ask whoever "
         "runs {remote}, or sync elsewhere with 'vibegit sync --remote NAME'",

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, GitError, Refused, Unavailable, VibegitError
+from vibegit.errors import BadInput, GitError, Interrupted, Refused, Unavailable, VibegitError
 from vibegit.infra import git
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -78,31 +78,46 @@ UNREACHABLE = (
     "terminal prompts disabled",
     "host key verification failed",
     "connection refused",
-    "connection reset",
-    "connection closed",
     "timed out",
     "network is unreachable",
     "no route to host",
     "the requested url returned error",
-    "the remote end hung up unexpectedly",
     "cannot run ssh",
     "not found",
 )
+# ... and when the transfer itself broke off: the remote answered, then failed mid-way (a gc or
+# repack there while others pushed). Only a remote that was reached says these: read first.
+BROKE_OFF = (
+    "early eof",
+    "unpack-objects failed",
+    "index-pack failed",
+    "bad pack header",
+    "unpacker error",
+    "unpack failed",
+    "repository corruption on the remote side",
+)
+DROPPED = ("the remote end hung up unexpectedly", "connection reset", "connection closed")  # read last
 
 
 def unavailable(verb: str, remote: str, said: str, retry: str) -> Unavailable | None:
     """The one reading of a failed ``git fetch`` or ``git push`` of the state
     branch: when git says the remote cannot be reached, is not a repository or
     refused the credentials, the environment's error (exit 2) with git's own
-    first line and what to run; None for any other failure (a bug's, exit 3)."""
+    first line and what to run; when the transfer broke off, ``Interrupted``
+    (sync tries again); None for any other failure (a bug's, exit 3)."""
     from vibegit.core.messages import t  # only when something failed
     from vibegit.core.text import clean
 
     lines = [clean(line.strip()) for line in said.splitlines() if line.strip()]
-    if not any(words in " ".join(lines).lower() for words in UNREACHABLE):
-        return None
-    first = next((line for line in lines if not line.lower().startswith(("warning:", "hint:"))), lines[0])
-    return Unavailable(t("remote.unavailable", verb=verb, remote=remote, said=first[:300], retry=retry))
+    text = " ".join(lines).lower()
+    first = next((line for line in lines if not line.lower().startswith(("warning:", "hint:"))), "")[:300]
+    if any(words in text for words in BROKE_OFF):
+        return Interrupted(t("remote.interrupted", verb=verb, remote=remote, said=first, retry=retry))
+    if any(words in text for words in UNREACHABLE):
+        return Unavailable(t("remote.unavailable", verb=verb, remote=remote, said=first, retry=retry))
+    if any(words in text for words in DROPPED):
+        return Interrupted(t("remote.interrupted", verb=verb, remote=remote, said=first, retry=retry))
+    return None
 
 
 def fetch(repo: git.Repo, settings: Settings, remote: str, retry: str = "vibegit sync") -> str | None:
@@ -192,6 +207,9 @@ def push(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool
     if pushed.declined:
         raise Refused(hook_refusal(settings, remote, pushed, "vibegit sync"))
     if "!" in pushed.flags:
+        broke = unavailable("push", remote, "\n".join(pushed.summaries), "vibegit sync")  # "(unpacker error)"
+        if isinstance(broke, Interrupted):
+            raise broke
         from vibegit.core.messages import t
         from vibegit.core.text import clean
 
