@@ -222,6 +222,9 @@ def _stamp(value: str) -> bool:
 
 
 def _is_oid(value: str) -> bool:
-    """An object id with a letter in it: text to YAML (not 0b…, a binary number)."""
+    """An object id with a letter in it: text to YAML (not 0b and binary digits, a
+    number; 0b and any other hex digit is text: one object id in 128 starts so,
+    and each would cost PyYAML's import)."""
     hexes = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value)
-    return hexes and not value.isdigit() and not value.startswith("0b")
+    binary = value.startswith("0b") and all(c in "01" for c in value[2:])
+    return hexes and not value.isdigit() and not binary
