@@ -163,9 +163,15 @@ def _remember(key: tuple[str, str], value: T) -> T:
 
 
 def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
-    """The state branch at ``commit`` (``where`` prefixes file names in errors)."""
+    """The state branch at ``commit`` (``where`` prefixes file names in errors;
+    a commit read before under another name is not parsed again)."""
     found = _parsed.get((commit, where))
-    return found if found is not None else _remember((commit, where), _load_commit(repo, cat, commit, where))
+    if found is not None:
+        return found
+    read = _parsed.get((commit, "\0"))  # (no name holds a NUL)
+    loaded = replace(read, where=where) if read is not None else _load_commit(repo, cat, commit, where)
+    _remember((commit, "\0"), loaded)
+    return _remember((commit, where), loaded)
 
 
 def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
