@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import (
     LazyPattern,
+    _control,
     bad_char,
     check_relative_path,
     check_task_id,
@@ -30,6 +31,13 @@ def test_one_line_text_refuses_breaks_and_controls(value: str) -> None:
     assert bad_char(value) is not None
     with pytest.raises(BadInput):
         check_text(value, "--goal")
+
+
+@given(st.text(), st.booleans())
+def test_bad_char_is_the_first_character_the_rule_refuses(value: str, one_line: bool) -> None:
+    """Its quick answer for printable text is the rule's, character by character."""
+    allowed = "\t" if one_line else "\t\n"
+    assert bad_char(value, one_line) == next((c for c in value if _control(c) and c not in allowed), None)
 
 
 def test_text_is_bounded_and_stripped() -> None:

@@ -99,14 +99,23 @@ class _Reader:
         return out
 
 
+_keys: dict[str, bool] = {}  # the answers for keys met before: a state file's few keys recur in every entry
+
+
 def _is_key(key: str) -> bool:
     """A key as ``emit`` writes it plain: a name, or a path (memory.yaml's learned docs)."""
+    known = _keys.get(key)
+    if known is not None:
+        return known
     if not key or key[0] == "'":
         return False
     try:
-        return isinstance(_scalar(key), str)
+        plain = isinstance(_scalar(key), str)
     except Unsure:
-        return False
+        plain = False
+    if len(_keys) < 1024:
+        _keys[key] = plain
+    return plain
 
 
 def _scalar(text: str) -> object:
