@@ -298,7 +298,8 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             app.say(t("sync.nothing", remote=name))
             return OK
         if do_redact:
-            moved = moved and not redact(repo, settings, ctx.config, e, app.say)  # (it shows its own)
+            if redact(repo, settings, ctx.config, e, app.say):
+                moved = False  # it showed its own in the mirror
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
