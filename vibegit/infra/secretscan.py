@@ -180,29 +180,46 @@ def _tree_blobs(
     yield from walk(tree, prefix)
 
 
+KEPT_CHANGES = 20_000  # the changed files _diffed holds at most, all snapshots together
+_diffed: dict[tuple[str, str], tuple[str | None, dict[str, Change]]] = {}  # what _diffs found, by snapshot
+_kept = [0]  # the changed files _diffed holds now
+
+
 def _diffs(repo: git.Repo, cat: git.CatFile, snaps: list[SnapshotAt]) -> list[tuple[str | None, dict[str, Change]]]:
     """Each snapshot's base tree (None: unknown, or not here) and its diff
     against it (the empty tree when None): read through ``cat`` and one
-    ``git diff-tree``, however many snapshots (fail closed: a snapshot tree
-    that is missing is an error, never a snapshot with nothing new)."""
+    ``git diff-tree``, however many snapshots, and once a process (sync's
+    second scan meets the same snapshots). Fail closed: a snapshot tree
+    that is missing is an error, never a snapshot with nothing new."""
     from vibegit.infra import snapshot
 
-    if not snaps:
-        return []
-    bases = list(dict.fromkeys(s.base for s in snaps if git.is_oid(s.base)))
-    trees = {
-        base: found[1]
-        for base, found in zip(bases, cat.get_many(f"{b}^{{tree}}" for b in bases), strict=True)
-        if found is not None and found[0] == "tree"
-    }
-    for tree, found in zip(snaps, cat.get_many(s.tree for s in snaps), strict=True):
-        if found is None or found[0] != "tree":
-            raise GitError(f"snapshot tree {tree.tree[:12]} is missing; run 'vibegit doctor'")
-    empty = snapshot.empty_tree(repo)
-    based = [trees.get(s.base or "") for s in snaps]
-    return list(
-        zip(based, snapshot.diffs(repo, ((b or empty, s.tree) for b, s in zip(based, snaps, strict=True))), strict=True)
-    )
+    keys = [(s.tree, s.base or "") for s in snaps]
+    known = {key: _diffed[key] for key in keys if key in _diffed}
+    todo = list({key: s for key, s in zip(keys, snaps, strict=True) if key not in known}.values())
+    if todo:
+        bases = list(dict.fromkeys(s.base for s in todo if git.is_oid(s.base)))
+        trees = {
+            base: found[1]
+            for base, found in zip(bases, cat.get_many(f"{b}^{{tree}}" for b in bases), strict=True)
+            if found is not None and found[0] == "tree"
+        }
+        for tree, found in zip(todo, cat.get_many(s.tree for s in todo), strict=True):
+            if found is None or found[0] != "tree":
+                raise GitError(f"snapshot tree {tree.tree[:12]} is missing; run 'vibegit doctor'")
+        empty = snapshot.empty_tree(repo)
+        based = [trees.get(s.base or "") for s in todo]
+        for s, base, diff in zip(
+            todo,
+            based,
+            snapshot.diffs(repo, ((b or empty, s.tree) for b, s in zip(based, todo, strict=True))),
+            strict=True,
+        ):
+            known[(s.tree, s.base or "")] = (base, diff)
+            _diffed[(s.tree, s.base or "")] = (base, diff)
+            _kept[0] += len(diff) + 1
+            while _kept[0] > KEPT_CHANGES:  # memory: the oldest go
+                _kept[0] -= len(_diffed.pop(next(iter(_diffed)))[1]) + 1
+    return [known[key] for key in keys]
 
 
 def _changes(diff: dict[str, Change]) -> Iterator[tuple[str, str, bool]]:
