@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import events, framework, hooks, scale, secrets, snapshot, startup, trees, workflows
+from benchmarks import events, framework, hooks, scale, secrets, snapshot, startup, sync, trees, workflows
 from benchmarks.common import python_option, results, use
 
 
@@ -43,7 +43,7 @@ def main() -> int:
     quick = args.quick
     use(args.python)  # one install for every script
     rows = []
-    for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale):
+    for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale, sync):
         print(f"running {module.__name__} …", file=sys.stderr, flush=True)
         rows += module.measure(quick)
     print(f"Machine: {machine()}\n")
