@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import events, framework, hooks, mcpcalls, scale, secrets, snapshot, startup, trees, workflows
+from benchmarks import events, framework, hooks, mcpcalls, scale, secrets, snapshot, startup, sync, trees, workflows
 from benchmarks.common import python_option, results, use
 
 
@@ -44,7 +44,7 @@ def main() -> int:
     use(args.python)  # one install for every script
     rows = []
     # mcpcalls last: it adds the MCP SDK to the install the others measure
-    for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale, mcpcalls):
+    for module in (hooks, framework, startup, events, workflows, snapshot, trees, secrets, scale, sync, mcpcalls):
         print(f"running {module.__name__} …", file=sys.stderr, flush=True)
         rows += module.measure(quick)
     print(f"Machine: {machine()}\n")

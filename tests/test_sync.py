@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import MIRROR, VG, Machines, clone, git, remote_with_laptop, subjects, user_view, workflow_path
+from tests.helpers import (
+    MIRROR,
+    VG,
+    Machines,
+    Result,
+    clone,
+    git,
+    remote_with_laptop,
+    run_git,
+    subjects,
+    user_view,
+    workflow_path,
+)
 
 
 def two_machines(tmp_path: Path, m: Machines) -> tuple[Path, Path, Path]:
@@ -176,13 +192,85 @@ def test_a_credential_on_this_side_of_a_divergence_is_refused_after_the_merge(tm
     assert again.code == 1 and "notes.txt:1" in again.err and "Merged" not in again.out
 
 
-def test_a_remote_that_cannot_be_fetched_is_one_line(tmp_path: Path, m: Machines) -> None:
+@contextmanager
+def http_remote(status: int) -> Iterator[str]:
+    """A URL whose server answers every request with ``status`` (401: it wants credentials)."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(status)
+            self.send_header("WWW-Authenticate", 'Basic realm="git"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/team/project.git"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("where", "first"),
+    [
+        ("gone", "does not appear to be a git repository"),
+        ("plain directory", "does not appear to be a git repository"),
+        ("closed port", "unable to access 'http://127.0.0.1:1/"),
+        ("asks for credentials", "could not read Username for 'http://127.0.0.1:"),
+    ],
+)
+def test_a_remote_that_cannot_be_fetched_is_exit_2_with_gits_first_line(
+    tmp_path: Path, m: Machines, where: str, first: str
+) -> None:
+    """The environment, not vibegit: exit 2, one line, git's own first line
+    (not its generic last one) and the commands that look and retry."""
     _remote, laptop = remote_with_laptop(tmp_path)
     m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-    git(laptop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
-    failed = m("laptop", laptop, "sync")
-    assert failed.code == 3 and failed.err.startswith("vibegit: git fetch origin failed: ")
+    (tmp_path / "plain").mkdir()
+    urls = {"gone": str(tmp_path / "gone.git"), "plain directory": str(tmp_path / "plain")}
+    with http_remote(401) as asking:
+        urls |= {"closed port": "http://127.0.0.1:1/team/project.git", "asks for credentials": asking}
+        git(laptop, "remote", "set-url", "origin", urls[where])
+        failed = m("laptop", laptop, "sync")
+    assert failed.code == 2 and failed.err.startswith("vibegit: git fetch origin failed: "), failed
+    assert first in failed.err and "Could not read from remote repository" not in failed.err
     assert failed.err.count("\n") == 1
+    assert failed.err.rstrip().endswith(
+        "check the remote's URL ('git remote -v') and your access to it, then run 'vibegit sync' again"
+    )
+
+
+def test_a_push_url_that_fails_is_exit_2_and_the_pre_push_hook_says_so(tmp_path: Path, m: Machines) -> None:
+    """Fetching works, pushing does not (remote.origin.pushurl): sync says git's
+    line, exit 2; the pre-push hook says it and lets the user's own push go on."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    git(laptop, "config", "remote.origin.pushurl", str(tmp_path / "gone.git"))
+    failed = m("laptop", laptop, "sync")
+    assert failed.code == 2 and failed.err.count("\n") == 1
+    assert failed.err.startswith("vibegit: git push origin failed: fatal: '") and "does not appear" in failed.err
+    m.ok("laptop", laptop, "install")
+    pushed = run_git(laptop, "push", str(remote), "main:side")  # by URL: that remote's; the state goes by its name
+    assert pushed.code == 0, pushed.err
+    assert "vibegit: vibegit/state was not pushed: git push origin failed: fatal: '" in pushed.err
+    assert "Your push goes on." in pushed.err
+
+
+def test_resume_that_cannot_fetch_says_to_run_resume_again(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    desktop = clone(remote, tmp_path / "desktop")
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    m.ok("laptop", laptop, "sync")
+    git(desktop, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    failed = m("desktop", desktop, "resume")
+    assert failed.code == 2 and failed.err.count("\n") == 1
+    assert "git fetch origin failed: fatal: '" in failed.err and failed.err.rstrip().endswith("'vibegit resume' again")
 
 
 def test_the_walk_of_two_sides_gives_git_merge_base_or_says_to_ask(
@@ -260,3 +348,205 @@ def test_a_remote_forced_back_has_what_it_lost_scanned_again(tmp_path: Path, m: 
     assert refused.code == 1 and "notes.txt:1: looks like a GitHub token" in refused.err
     assert "Merged" in refused.out
     assert TOKEN not in git(remote, "log", "-p", "--format=%B", "vibegit/state")
+
+
+RACE_HOOK = """#!{python}
+# The user's pre-push hook, as a race: the first time it runs, the desktop's
+# events reach the remote between git reading the remote's refs and updating them.
+import os, pathlib, subprocess, sys
+sys.stdin.read()
+marker = pathlib.Path({marker!r})
+if marker.exists():
+    sys.exit(0)
+marker.write_text("raced")
+env = {{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}}
+for args in {meanwhile!r}:
+    subprocess.run(args, check=True, env=env, capture_output=True)
+"""
+
+
+def race_on_first_push(laptop: Path, tmp_path: Path, *meanwhile: list[str]) -> None:
+    """The laptop's own pre-push hook runs ``meanwhile`` (commands) on its first push only."""
+    import sys
+
+    hooks = tmp_path / "laptop-hooks"
+    hooks.mkdir()
+    hook = hooks / "pre-push"
+    hook.write_text(
+        RACE_HOOK.format(python=sys.executable, marker=str(tmp_path / "raced"), meanwhile=[list(a) for a in meanwhile])
+    )
+    hook.chmod(0o755)
+    git(laptop, "config", "core.hooksPath", str(hooks))
+
+
+def merges(where: Path) -> list[str]:
+    return git(where, "rev-list", "--merges", "vibegit/state").split()
+
+
+def test_a_sync_that_lost_the_race_merges_once_and_pushes(tmp_path: Path, m: Machines) -> None:
+    """Another push lands while this one runs: the sync waits a little,
+    fetches again and makes its merge again from its own side (the first
+    one is not kept beneath a second): one merge for one sync call."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second, pushed during the laptop's sync")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
+    )
+    before = merges(laptop)
+    result = m.ok("laptop", laptop, "sync")
+    assert "origin moved on while syncing; fetching again." in result.out
+    assert result.out.count("Merged:") == 2 and "Pushed vibegit/state to origin" in result.out
+    made = [c for c in merges(laptop) if c not in before]
+    assert len(made) == 1, made  # the first try's merge is gone
+    tip = git(laptop, "rev-parse", "vibegit/state")
+    assert made == [tip] and git(remote, "rev-parse", "vibegit/state") == tip
+    assert git(laptop, "rev-parse", f"{tip}^2") == git(desktop, "rev-parse", "vibegit/state")
+    assert set(tasks(m, "laptop", laptop)) >= {"T-001", "T-010", "T-011", "T-020"}
+
+
+def test_an_event_recorded_during_the_race_is_kept(tmp_path: Path, m: Machines) -> None:
+    """An event recorded on the first try's merge while it was being pushed:
+    that merge stays beneath it (nothing recorded here is ever dropped)."""
+    import sys
+
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop,
+        tmp_path,
+        ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"],
+        [
+            sys.executable,
+            "-c",
+            f"import os, sys; os.chdir({str(laptop)!r}); from vibegit.main import main; "
+            "sys.exit(main(['task', 'add', 'T-021', 'recorded during the sync']))",
+        ],
+    )
+    m.ok("laptop", laptop, "sync")
+    assert set(tasks(m, "laptop", laptop)) >= {"T-010", "T-011", "T-020", "T-021"}
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_sync_that_keeps_losing_stops_in_time_with_nothing_lost(tmp_path: Path, m: Machines) -> None:
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    race_on_first_push(
+        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
+    )
+    git(laptop, "config", "vibegit.syncTimeout", "0")  # one try
+    failed = m("laptop", laptop, "sync")
+    line = failed.err.splitlines()[-1]  # (the line before: the test's hooksPath hides vibegit's lock check)
+    assert failed.code == 1 and line.startswith("vibegit: origin's vibegit/state kept moving: other pushes came ")
+    assert "first in all 1 tries" in line and "run 'vibegit sync' again" in line
+    assert set(tasks(m, "laptop", laptop)) >= {"T-001", "T-010", "T-020"}  # the merge is here
+    again = m.ok("laptop", laptop, "sync")  # nothing races now: the merge is made again, pushed
+    assert "Pushed" in again.out and len(merges(laptop)) == 1
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")
+
+
+def test_a_push_the_server_refuses_is_said_and_not_retried(tmp_path: Path, m: Machines) -> None:
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'state branches need a review first' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1 and refused.err.count("\n") == 1 and "moved on" not in refused.out
+    assert "origin refused vibegit/state: [remote rejected] (pre-receive hook declined)" in refused.err
+    assert "state branches need a review first" in refused.err and "'vibegit sync --remote NAME'" in refused.err
+
+
+def diverged(root: Path, m: Machines, workflows: int) -> Path:
+    """A desktop one event apart each way from the remote, ``workflows``
+    workflows on the state branch, each with a snapshot of uncommitted work."""
+    root.mkdir()
+    remote, laptop = remote_with_laptop(root)
+    for i in range(workflows):
+        git(laptop, "switch", "-q", "-c", f"f-{i}")
+        m.ok("laptop", laptop, "start", f"w-{i}", "--goal", f"feature {i}")
+        (laptop / "wip.txt").write_text(f"work on {i}\n")
+        m.ok("laptop", laptop, "checkpoint")
+    m.ok("laptop", laptop, "sync")
+    desktop = clone(remote, root / "desktop")
+    m.ok("desktop", desktop, "sync")
+    m.ok("laptop", laptop, "task", "add", "T-001", "here", "--workflow", "w-0")
+    m.ok("laptop", laptop, "sync")
+    m.ok("desktop", desktop, "memory", "add", "project_knowledge", "learnt there")  # (the laptop holds the locks)
+    return desktop
+
+
+def git_started(
+    m: Machines, monkeypatch: pytest.MonkeyPatch, trace: Path, where: Path, *args: str
+) -> tuple[Result, list[str]]:
+    """``vibegit ARGS``'s result and the git commands it starts itself (their own children left out)."""
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    try:
+        result = m("desktop", where, *args)
+    finally:
+        monkeypatch.delenv("GIT_TRACE2_EVENT")
+    assert result.code == 0, result
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    argvs = [e["argv"][1:] for e in events if e["event"] == "start" and "/" not in e["sid"]]
+    return result, sorted(argv[2] if argv[0] == "-C" else argv[0] for argv in argvs)  # git -C DIR COMMAND
+
+
+def test_the_git_processes_of_a_sync_do_not_grow_with_the_workflows(
+    tmp_path: Path, m: Machines, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One workflow or twelve, each with a snapshot: the same git processes
+    (every workflow and snapshot of both sides read through batched readers)."""
+    started = {}
+    for n in (1, 12):
+        desktop = diverged(tmp_path / f"with-{n}", m, n)
+        result, started[n] = git_started(m, monkeypatch, tmp_path / f"trace-{n}", desktop, "sync")
+        assert "Merged: 1 event(s) here and 1 on origin" in result.out and "Pushed" in result.out
+    assert started[1] == started[12], started
+    assert len(started[12]) < 40 and started[12].count("diff-tree") <= 4
+
+
+def break_off_fetches(where: Path, tmp_path: Path, times: int) -> None:
+    """The remote's side of ``where``'s fetches fails mid-way the first ``times`` times
+    (its pack-objects dies, as when a gc there races others' pushes)."""
+    hook = tmp_path / "break-off"
+    hook.write_text(
+        "#!/bin/sh\n"
+        f"n=$(cat {tmp_path}/broke 2>/dev/null || echo 0)\n"
+        f'if [ "$n" -lt {times} ]; then echo $((n + 1)) > {tmp_path}/broke; exit 1; fi\n'
+        'exec "$@"\n'
+    )
+    hook.chmod(0o755)
+    git(where, "config", "remote.origin.uploadpack", f"git -c uploadpack.packObjectsHook={hook} upload-pack")
+
+
+def test_a_transfer_that_broke_off_is_tried_again(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("laptop", laptop, "task", "add", "T-005", "from the laptop")
+    m.ok("laptop", laptop, "sync")
+    break_off_fetches(desktop, tmp_path, 1)
+    result = m.ok("desktop", desktop, "sync")
+    assert "The transfer with origin broke off; trying again." in result.out
+    assert "Fast-forwarded vibegit/state by 2 event(s) from origin." in result.out
+    assert "T-005" in tasks(m, "desktop", desktop)
+
+
+def test_a_transfer_that_keeps_breaking_off_is_exit_2_in_time(tmp_path: Path, m: Machines) -> None:
+    _remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("laptop", laptop, "task", "add", "T-005", "from the laptop")
+    m.ok("laptop", laptop, "sync")
+    break_off_fetches(desktop, tmp_path, 1000)
+    git(desktop, "config", "vibegit.syncTimeout", "0.5")
+    git(desktop, "config", "vibegit.syncBackoff", "0.1")
+    failed = m("desktop", desktop, "sync")
+    assert failed.code == 2 and failed.err.count("\n") == 1, failed
+    assert failed.err.startswith("vibegit: git fetch origin failed: error: git upload-pack: git-pack-objects died")
+    assert "the transfer broke off" in failed.err and failed.err.rstrip().endswith("run 'vibegit sync' again")
+    assert "trying again" in failed.out  # it did

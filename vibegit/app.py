@@ -138,7 +138,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
     if tip is None:
         if implicit:
             return
-        tip = remote.fetch(repo, conf, name)
+        tip = remote.fetch(repo, conf, name, retry="vibegit resume")
         source = f"{conf.state_branch} on {name}"
     else:
         repo.git("update-ref", remote.remote_ref(repo, name), tip, check=False)

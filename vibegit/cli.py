@@ -491,7 +491,11 @@ def sync(
     snapshots' files, committed or not: a commit never pushed is new there;
     names; git-lfs content; the state's text; messages): a credential is
     refused (exit 1) with its file:line and fingerprint. Your pre-push hooks
-    run for the push too."""
+    run for the push too.
+    When another push reaches the remote first, it waits a random while,
+    fetches and merges again (one merge per sync), for up to
+    vibegit.syncTimeout seconds (30). A remote that cannot be reached is
+    exit 2 with git's own line."""
     return verbs.sync(remote, redact, no_verify)
 
 

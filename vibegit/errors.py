@@ -11,7 +11,7 @@ from vibegit import __version__
 
 OK = 0
 REFUSED = 1  # refused by the rules: illegal transition, commit blocked, declined
-BAD_INPUT = 2  # bad input or usage, with the file, line or argument at fault
+BAD_INPUT = 2  # bad input or usage, with the file, line or argument at fault; or the environment (a remote)
 UNEXPECTED = 3  # anything else: one line plus a log path
 
 
@@ -27,6 +27,18 @@ class BadInput(VibegitError):
 
 class Refused(VibegitError):
     code = REFUSED
+
+
+class Unavailable(VibegitError):
+    """The environment failed, not vibegit: a remote that cannot be reached,
+    is not a repository, or refuses these credentials (git's own line said)."""
+
+    code = BAD_INPUT
+
+
+class Interrupted(Unavailable):
+    """A transfer with a remote broke off (a remote busy packing while
+    others push, a dropped connection): sync tries again, then says so."""
 
 
 class GitError(VibegitError):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import (
     LazyPattern,
+    _control,
     bad_char,
     check_relative_path,
     check_task_id,
@@ -32,6 +33,13 @@ def test_one_line_text_refuses_breaks_and_controls(value: str) -> None:
     assert bad_char(value) is not None
     with pytest.raises(BadInput):
         check_text(value, "--goal")
+
+
+@given(st.text(), st.booleans())
+def test_bad_char_is_the_first_character_the_rule_refuses(value: str, one_line: bool) -> None:
+    """Its quick answer for printable text is the rule's, character by character."""
+    allowed = "\t" if one_line else "\t\n"
+    assert bad_char(value, one_line) == next((c for c in value if _control(c) and c not in allowed), None)
 
 
 def test_text_is_bounded_and_stripped() -> None:
@@ -60,11 +68,22 @@ def test_settings_defaults_and_values() -> None:
     conf = settings({"vibegit.statebranch": "refs/heads/team/state", "vibegit.blockcommits": "Other-Branches"})
     assert conf.state_branch == "team/state" and conf.state_ref == "refs/heads/team/state"
     assert conf.block_commits == "other-branches"
+    timed = settings({"vibegit.synctimeout": " 2.5 ", "vibegit.syncbackoff": "0"})
+    assert (timed.sync_timeout, timed.sync_backoff) == (2.5, 0.0)
+    assert (Settings().sync_timeout, Settings().sync_backoff) == (30.0, 0.2)
 
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("vibegit.blockcommits", "sometimes"), ("vibegit.lang", "fr"), ("vibegit.mirrordir", "../out")],
+    [
+        ("vibegit.blockcommits", "sometimes"),
+        ("vibegit.lang", "fr"),
+        ("vibegit.mirrordir", "../out"),
+        ("vibegit.synctimeout", "-1"),
+        ("vibegit.synctimeout", "nan"),
+        ("vibegit.syncbackoff", "soon"),
+        ("vibegit.syncbackoff", "61"),
+    ],
 )
 def test_a_bad_setting_is_an_error_or_its_safe_default(key: str, value: str) -> None:
     with pytest.raises(BadInput, match="git config"):

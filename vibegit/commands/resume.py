@@ -98,7 +98,7 @@ def _look(ctx: app.Context, given: str | None) -> str | None:
         app.warn(t("resume.no_remote", reason=err))
         return None
     try:
-        remote.fetch(repo, ctx.settings, name, timeout=LOOK_SECONDS)
+        remote.fetch(repo, ctx.settings, name, timeout=LOOK_SECONDS, retry="vibegit resume")
     except VibegitError as err:
         app.warn(t("resume.offline", remote=name, reason=err))
         return ""

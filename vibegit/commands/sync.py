@@ -4,25 +4,29 @@ Fetch the remote's state branch, then fast-forward, or merge when both
 sides moved (a merge commit with both parents; rules in core/merge.py),
 refuse when the new content holds credentials (``--redact`` takes them out
 of what was never pushed), push fast-forward only (the user's pre-push
-hooks run for it), and retry when the remote moved meanwhile.
+hooks run for it), and when another push won the race meanwhile, wait a
+random while and try again, until ``vibegit.syncTimeout``. A try that lost
+the race leaves no merge behind: the next merges again from this side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterator
 
 from vibegit import app
 from vibegit.core import lifecycle, merge, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
-from vibegit.core.records import replace
+from vibegit.core.records import NamedTuple, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
-from vibegit.errors import OK, Refused, VibegitError
+from vibegit.errors import OK, Interrupted, Refused, VibegitError
 from vibegit.infra import git, mirror, remote, secretscan, store
 from vibegit.infra.formats import render_all, render_shared
 
-TRIES = 3
+MAX_WAIT = 2.0  # seconds: the bound of a wait between tries stops doubling here (unless syncBackoff is more)
 Say = Callable[[str], None]
 
 
@@ -39,30 +43,34 @@ def _merge(
 ) -> tuple[str, list[str]]:
     """A merge commit of the two tips: both histories kept; each workflow
     merged on its own (core/merge.py), one that only one side has kept as it
-    is, the shared memory merged, nobody's workflow replaced or dropped."""
+    is, the shared memory merged, nobody's workflow replaced or dropped.
+    Only a workflow that differs between the sides is read: the cost follows
+    what changed, not how many workflows there are (one left as it is here
+    keeps its line of this side's index)."""
     base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
     b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
     decisions = [] if base else ["the two histories share no event (both started on their own); joined here"]
-    flows = [{f.id: f for f in store.flows(repo, cat, side)} if side else {} for side in (b, o, t)]
-    was_all, mine_all, other_all = flows
+    was_all, mine_all, other_all = (store.dirs(repo, cat, side) if side else {} for side in (b, o, t))
+    listed_here = {s.id: s for s in o.index}
     changed: dict[str, str] = {}
-    merged_states: list[State] = []
+    listed: list[workflows.Summary] = []
     for workflow_id in [*mine_all, *(i for i in other_all if i not in mine_all)]:
         was, mine, other = was_all.get(workflow_id), mine_all.get(workflow_id), other_all.get(workflow_id)
-        if mine is not None and (other is None or other.tree in (mine.tree, was.tree if was else None)):
-            merged_states.append(mine.state)  # changed here only (or nowhere)
+        if mine is not None and (other is None or other in (mine, was)):  # changed here only (or nowhere)
+            summary = listed_here.get(workflow_id)  # not in this side's index: read it
+            listed.append(summary or workflows.summarize(store.flow(repo, cat, o, workflow_id).state))
             continue
-        if other is not None and (mine is None or (was is not None and mine.tree == was.tree)):
-            merged_states.append(other.state)  # changed there only: theirs as it is
-            changed[workflow_id] = git.write_tree(repo, other.tree)
+        if other is not None and (mine is None or mine == was):  # changed there only: theirs as it is
+            listed.append(workflows.summarize(store.flow(repo, cat, t, workflow_id).state))
+            changed[workflow_id] = other
             continue
         assert mine is not None and other is not None
         state, said = merge.merge(
-            replace(was.state, memory=Memory()) if was else None,
-            replace(mine.state, memory=Memory()),
-            replace(other.state, memory=Memory()),
+            replace(store.flow(repo, cat, b, workflow_id).state, memory=Memory()) if b and was else None,
+            replace(store.flow(repo, cat, o, workflow_id).state, memory=Memory()),
+            replace(store.flow(repo, cat, t, workflow_id).state, memory=Memory()),
             here="here",
             there=name,
             now=e.now,
@@ -76,14 +84,14 @@ def _merge(
         found = cat.get(snap) if snap and git.is_oid(snap) else None
         snap_tree = found[1] if found is not None and found[0] == "tree" else None
         files = render_all(state)
-        changed[workflow_id] = store.workflow_tree(repo, mine.tree, files, {store.SNAPSHOT: snap_tree})
-        merged_states.append(state)
+        here = store.flow(repo, cat, o, workflow_id).tree
+        changed[workflow_id] = store.workflow_tree(repo, here, files, {store.SNAPSHOT: snap_tree})
+        listed.append(workflows.summarize(state))
     theirs_newer = (t.head or "") != (o.head or "") and _newest(t) > _newest(o)
     memory, said = merge.merge_memory(
         b.memory if b else None, o.memory, t.memory, here="here", there=name, theirs_newer=theirs_newer
     )
     decisions += said
-    listed = tuple(workflows.summarize(s) for s in merged_states)
 
     def extra(side: store.Loaded | None) -> dict[str, git.TreeEntry]:
         return (
@@ -92,7 +100,7 @@ def _merge(
 
     rest = merge.merge_files(extra(b), extra(o), extra(t), theirs_newer, name, decisions)
     decisions[:] = [clean(d) for d in decisions]  # names and values from the remote: printed and in trailers
-    tree = store.assemble(repo, cat, o, changed, listed, render_shared(memory), rest)
+    tree = store.assemble(repo, cat, o, changed, tuple(listed), render_shared(memory), rest)
     merged_state, event = lifecycle.merged(State(memory=memory), name, decisions)
     return store.commit(repo, config, e, tree, [ours, theirs], event, merged_state), decisions
 
@@ -101,42 +109,73 @@ def _newest(loaded: store.Loaded) -> str:
     return max((s.updated_at for s in loaded.index), default="")
 
 
+class Integrated(NamedTuple):
+    tip: str | None  # the local tip now
+    moved: bool = False  # the local branch moved
+
+
 def integrate(
     repo: git.Repo, settings: Settings, config: dict[str, str], e: Env, theirs: str | None, name: str, say: Say
-) -> str | None:
-    """Bring the fetched tip into the local branch; the new local tip."""
+) -> Integrated:
+    """Bring the fetched tip into the local branch. A merge of an earlier
+    try that was never pushed (``_merged_from``) is made again from its own
+    side, not kept beneath a second merge. The mirror is the caller's to
+    refresh (``done.moved``): sync does it once the push is through, so the
+    time between its fetch and its push, when others' pushes can win, is short."""
     if theirs is None:
         say(t("sync.none_there", remote=name, branch=settings.state_branch))
-        return git.commit_at(repo, settings.state_ref)
+        return Integrated(git.commit_at(repo, settings.state_ref))
     news: list[str] = []
 
-    def build(ours: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
+    def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, Integrated]:
         news.clear()
+        ours = _merged_from(repo, tip, theirs) or tip
         if ours is None:
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.took", branch=settings.state_branch, remote=name, commit=theirs[:10]))
-            return theirs, f"vibegit: take the state of {name}", theirs
-        if ours == theirs:
-            return None, "", ours
-        walked = git.apart(repo, ours, theirs)
+            return theirs, f"vibegit: take the state of {name}", Integrated(theirs, True)
+        walked = git.apart(repo, ours, theirs) if ours != theirs else None
+        if walked is None or not walked.other:  # theirs is in ours
+            return ours, "vibegit: leave out a merge the remote needs no more", Integrated(ours, ours != tip)
         mine, other = walked.mine, walked.other
-        if not other:  # theirs is in ours
-            return None, "", ours
         if not mine:  # ours is in theirs
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
-            return theirs, f"vibegit: fast-forward to {name}", theirs
+            return theirs, f"vibegit: fast-forward to {name}", Integrated(theirs, True)
         commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
-        return commit, f"vibegit: merge {name}", commit
+        return commit, f"vibegit: merge {name}", Integrated(commit, True)
 
-    tip = store.publish(repo, settings, build)
+    done = store.publish(repo, settings, build)
     for line in news:
         say(line)
-    if news and tip is not None:
-        mirror.refresh(repo, settings, tip, e, say)
-    return tip
+    return done
+
+
+MERGED = "Vibegit-Event: merge"  # the trailer line of a merge commit of sync's (store.message)
+
+
+def _sync_merge(repo: git.Repo, commit: str | None) -> list[str]:
+    """The two parents of ``commit`` when it is a merge of sync's, else []."""
+    if commit is None:
+        return []
+    parents = git.parents(repo, commit)
+    if len(parents) != 2 or MERGED not in git.commit_message(repo, commit).splitlines():
+        return []
+    return parents
+
+
+def _merged_from(repo: git.Repo, tip: str | None, theirs: str) -> str | None:
+    """This side of ``tip`` (its first parent) when ``tip`` is a merge of
+    sync's that lost its push race: nothing was recorded on it since, and the
+    remote moved on from the side it merged (its second parent, an ancestor
+    of ``theirs``). Merging this side with ``theirs`` again loses nothing,
+    and leaves one merge where merging ``tip`` would leave two. Else None."""
+    parents = _sync_merge(repo, tip)
+    if not parents or parents[1] == theirs or not git.is_ancestor(repo, parents[1], theirs):
+        return None
+    return parents[0]
 
 
 def redact(
@@ -187,10 +226,13 @@ def _scan_ahead(repo: git.Repo, settings: Settings, remote: str) -> tuple[str, l
     """The scan of the local tip, run while the fetch runs: the tip and its
     findings. When the fetch brings nothing new and the tip stays, it is the
     scan before the push; else the scan after the merge reads only what this
-    one did not record as clean. A failure here leaves it all to that scan."""
+    one did not record as clean. A failure here leaves it all to that scan.
+    A merge of sync's at the tip may be made again (``_merged_from``): its
+    first parent is scanned, what that merge would be made from."""
     tip = git.commit_at(repo, settings.state_ref)
     if tip is None:
         return None
+    tip = (_sync_merge(repo, tip) or [tip])[0]
     try:
         return tip, secretscan.scan(repo, settings, tip, remote=remote)
     except VibegitError:
@@ -226,26 +268,45 @@ def _findings(
     return secretscan.scan(repo, settings, tip, remote=remote)
 
 
+def _pauses(settings: Settings) -> Iterator[float]:
+    """The waits between tries after a lost race, until ``vibegit.syncTimeout``
+    seconds have passed since the first: each a random time up to a bound
+    that starts at ``vibegit.syncBackoff`` and doubles up to ``MAX_WAIT``
+    ("full jitter": clones that lost to the same push spread out instead of
+    meeting again)."""
+    deadline = time.monotonic() + settings.sync_timeout
+    bound = settings.sync_backoff
+    while (left := deadline - time.monotonic()) > 0:
+        yield min(left, bound * int.from_bytes(os.urandom(4), "big") / (1 << 32))
+        bound = min(bound * 2, max(MAX_WAIT, settings.sync_backoff))
+
+
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
     name = remote.state_remote(repo, settings, given)
-    for _ in range(TRIES):
+    moved = False  # a try moved the local branch: the mirror shows where it is once sync ends
+
+    def attempt() -> int | None:
+        """One try: fetch, integrate, scan, push; its exit code, or None when another push came first."""
+        nonlocal moved, do_redact
         e = app.facts(ctx)
         known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
         with remote.fetching(repo, settings, name) as fetched:
             ahead = None if do_redact else _scan_ahead(repo, settings, name)
             theirs = fetched()
-        tip = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
+        done = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
+        tip, moved = done.tip, moved or done.moved
         if tip is None:
             app.say(t("sync.nothing", remote=name))
             return OK
         if do_redact:
-            redact(repo, settings, ctx.config, e, app.say, name)
+            if redact(repo, settings, ctx.config, e, app.say, name):
+                moved = False  # it showed its own in the mirror
             do_redact = False
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
-            continue  # the state branch went away meanwhile (redact found nothing to keep): look again
+            return None  # the state branch went away meanwhile (redact found nothing to keep): look again
         findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name)
         if findings:
             raise Refused(secretscan.refusal(findings, settings))
@@ -255,5 +316,32 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
         if remote.push(repo, settings, name, tip, verify):  # the commit scanned, not what the branch holds now
             app.say(t("sync.pushed", branch=settings.state_branch, remote=name, commit=tip[:10]))
             return OK
-        app.say(t("sync.moved_on", remote=name))
-    raise Refused(t("sync.kept_moving", remote=name, branch=settings.state_branch))
+        return None
+
+    try:
+        pauses = _pauses(settings)
+        tries = 0
+        started = time.monotonic()
+        while True:
+            tries += 1
+            try:
+                code = attempt()
+                broke: Interrupted | None = None
+            except Interrupted as err:  # the transfer broke off: the remote busy with others' pushes
+                code, broke = None, err
+            if code is not None:
+                return code
+            pause = next(pauses, None)
+            if pause is None:
+                if broke is not None:
+                    raise broke
+                seconds = f"{time.monotonic() - started:.0f}"
+                raise Refused(
+                    t("sync.kept_moving", remote=name, branch=settings.state_branch, tries=tries, seconds=seconds)
+                )
+            app.say(t("sync.interrupted" if broke else "sync.moved_on", remote=name))
+            time.sleep(pause)
+    finally:
+        now = git.commit_at(repo, settings.state_ref) if moved else None
+        if now is not None:
+            mirror.refresh(repo, settings, now, app.facts(ctx), app.say)

@@ -1306,9 +1306,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sync.up_to_date": ("{branch} is up to date with {remote} ({commit}).", "{branch} 与 {remote} 一致（{commit}）。"),
     "sync.pushed": ("Pushed {branch} to {remote} ({commit}).", "已将 {branch} 推送到 {remote}（{commit}）。"),
+    "remote.unavailable": (
+        "git {verb} {remote} failed: {said}; check the remote's URL ('git remote -v') and your access to it, "
+        "then run '{retry}' again",
+        "git {verb} {remote} 失败：{said}；请检查远程仓库地址（'git remote -v'）和你的访问权限，然后再次执行 '{retry}'",
+    ),
+    "remote.interrupted": (
+        "git {verb} {remote} failed: {said}: the transfer broke off (the remote was busy, or the connection "
+        "dropped); nothing is lost here: run '{retry}' again",
+        "git {verb} {remote} 失败：{said}：传输中断（远程仓库正忙，或连接断开）；此处没有丢失任何内容："
+        "请再次执行 '{retry}'",
+    ),
+    "sync.interrupted": ("The transfer with {remote} broke off; trying again.", "与 {remote} 的传输中断；重新尝试。"),
+    "sync.remote_refused": (
+        "{remote} refused {branch}: {why}; a rule or hook on the server, and nothing is lost here: ask whoever "
+        "runs {remote}, or sync elsewhere with 'vibegit sync --remote NAME'",
+        "{remote} 拒绝了 {branch}：{why}；这是服务器上的规则或钩子，此处没有丢失任何内容：请联系 {remote} 的管理者，"
+        "或用 'vibegit sync --remote NAME' 同步到别处",
+    ),
     "sync.moved_on": ("{remote} moved on while syncing; fetching again.", "同步期间 {remote} 有更新；重新获取。"),
     "sync.kept_moving": (
-        "{remote}'s {branch} kept moving; run 'vibegit sync' again",
-        "{remote} 的 {branch} 一直在变；请再次执行 'vibegit sync'",
+        "{remote}'s {branch} kept moving: other pushes came first in all {tries} tries over {seconds} s; nothing "
+        "is lost ({branch} here holds every event): run 'vibegit sync' again (git config vibegit.syncTimeout "
+        "SECONDS waits longer)",
+        "{remote} 的 {branch} 一直在变：{seconds} 秒内 {tries} 次尝试都被其他推送抢先；没有丢失任何内容（此处的 {branch} "
+        "保留了每个事件）：请再次执行 'vibegit sync'（git config vibegit.syncTimeout 秒数 可以等更久）",
     ),
 }

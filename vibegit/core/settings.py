@@ -22,6 +22,8 @@ class Settings:
     block_commits: str = "always"
     lang: str = "en"  # of reports that take no --lang: hooks, agents' session start
     remote: str | None = None  # where the state branch belongs; None: the upstream's remote, else origin
+    sync_timeout: float = 30.0  # seconds sync keeps trying while other pushes win the race
+    sync_backoff: float = 0.2  # the bound of sync's first wait between tries (doubling, jittered)
 
     @property
     def state_ref(self) -> str:
@@ -65,4 +67,24 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
     remote = config.get("vibegit.remote", "").strip() or None
     if remote is not None and (remote.startswith("-") or len(remote) > 100 or any(c <= " " for c in remote)):
         remote = bad(f"git config vibegit.remote: {remote!r:.60} is not a remote name", "") or None
-    return Settings(branch, mirror, policy, lang, remote)
+    timeout = _seconds(config, "vibegit.synctimeout", "syncTimeout", 30.0, 3600.0, bad)
+    backoff = _seconds(config, "vibegit.syncbackoff", "syncBackoff", 0.2, 60.0, bad)
+    return Settings(branch, mirror, policy, lang, remote, timeout, backoff)
+
+
+def _seconds(
+    config: dict[str, str], key: str, name: str, default: float, most: float, bad: Callable[[str, str], str]
+) -> float:
+    """A number of seconds from 0 to ``most``."""
+    raw = config.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= most:  # NaN too
+        return float(
+            bad(f"git config vibegit.{name}: {raw!r:.20} is not a number of seconds from 0 to {most:g}", str(default))
+        )
+    return value

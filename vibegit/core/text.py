@@ -82,6 +82,8 @@ def _control(c: str) -> bool:
 def bad_char(value: str, one_line: bool = True) -> str | None:
     """The first control, line-breaking or bidi-override character of ``value``,
     or a lone surrogate (bytes that were not UTF-8), if any."""
+    if value.isprintable():  # every one of those is not (Cc, Zl, Zp, Cf): most text is done in C
+        return None
     allowed = "\t" if one_line else "\t\n"
     return next((c for c in value if _control(c) and c not in allowed), None)
 

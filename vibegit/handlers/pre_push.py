@@ -65,6 +65,9 @@ def push_state(repo: git.Repo, settings: Settings, remote_name: str, tip: str) -
         )
     if pushed.declined:
         return f"vibegit: {remote.hook_refusal(settings, remote_name, pushed, 'vibegit sync')}. Your push goes on."
+    down = remote.unavailable("push", remote_name, pushed.said, "vibegit sync")
+    if down is not None:
+        return f"vibegit: {state_branch} was not pushed: {down}. Your push goes on."
     return (
         f"vibegit: {state_branch} was not pushed to {remote_name} ({pushed.detail}); 'vibegit sync' retries. "
         "Your push goes on."

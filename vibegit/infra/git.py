@@ -15,7 +15,7 @@ import os
 import time
 import zlib
 from _thread import get_ident  # threading's, without its import
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
@@ -398,7 +398,9 @@ class CatFile:
         assert self._proc.stdout
         return self._proc.stdout.read(size)
 
-    def each(self, revs: Iterable[str], piece: int = 1 << 20) -> Iterator[tuple[str, str, int, Iterator[bytes]] | None]:
+    def each(
+        self, revs: Iterable[str], piece: int = 1 << 20
+    ) -> Generator[tuple[str, str, int, Iterator[bytes]] | None, None, None]:
         """Every one of ``revs`` in turn, asked ahead in batches (one round
         trip per batch, not per object): ``(type, oid, size, pieces)``, its
         content read ``piece`` bytes at a time, or None when it is missing.
@@ -693,6 +695,8 @@ class Pushed(NamedTuple):
     detail: str  # git's last line of error, when not ok
     declined: bool = False  # a pre-push hook refused it
     hook_said: str = ""  # the last lines the hook printed
+    summaries: tuple[str, ...] = ()  # each ref line's summary: "[rejected] (fetch first)", "[remote rejected] (…)"
+    said: str = ""  # everything git printed on stderr
 
 
 def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str = "") -> Pushed:
@@ -707,12 +711,15 @@ def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str
     args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{commit or ref}:{ref}"]
     proc = run(args, cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
-    flags = [line[0] for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
-    said = proc.stderr.decode(errors="replace").splitlines()
+    refs = [line.split("\t") for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
+    flags = [line[0][0] for line in refs]
+    stderr = proc.stderr.decode(errors="replace")
+    said = stderr.splitlines()
     # A pre-push hook that refuses leaves no ref line and no fatal error of git's own.
     declined = proc.returncode != 0 and not flags and not any(line.startswith("fatal:") for line in said)
     hook = [line for line in said if line.strip() and not line.startswith(("error: failed to push", "To "))]
-    return Pushed(proc.returncode == 0, flags, reason(proc), declined, "\n".join(hook[-8:]))
+    summaries = tuple(line[2] if len(line) > 2 else "" for line in refs)
+    return Pushed(proc.returncode == 0, flags, reason(proc), declined, "\n".join(hook[-8:]), summaries, stderr)
 
 
 def network_env() -> dict[str, str]:
@@ -862,6 +869,14 @@ def near_ancestor(repo: Repo, commit: str, tip: str, within: int = 32) -> bool:
     return False
 
 
+def commit_message(repo: Repo, commit: str) -> str:
+    """The message of ``commit``, "" when it is not a commit (asked of the command's reader)."""
+    found = reader(repo).get(commit)
+    if found is None or found[0] != "commit":
+        return ""
+    return found[2].partition(b"\n\n")[2].decode(errors="replace")
+
+
 def tree_of(repo: Repo, commit: str | None) -> str | None:
     """The tree of ``commit`` (an object id), None when it is not in this repository."""
     if not is_oid(commit):
@@ -936,16 +951,6 @@ def missing_objects(repo: Repo, rev: str) -> list[str]:
     """Objects ``rev``'s history names that the object store no longer has (a prune that raced a write)."""
     proc = repo.git("rev-list", "--objects", "--missing=print", rev, "--", check=False)
     return [line[1:].split()[0] for line in text(proc.stdout).splitlines() if line.startswith("?")]
-
-
-def object_sizes(repo: Repo, oids: list[str]) -> list[tuple[str, int] | None]:
-    """``(type, size)`` of each object, None where it is missing (one ``cat-file --batch-check``)."""
-    proc = repo.git("cat-file", "--batch-check", check=False, input="".join(f"{oid}\n" for oid in oids).encode())
-    found: list[tuple[str, int] | None] = []
-    for line in proc.stdout.decode().splitlines():
-        parts = line.split()
-        found.append((parts[1], int(parts[2])) if len(parts) == 3 else None)
-    return found
 
 
 def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tuple[str, bool]:

@@ -99,14 +99,23 @@ class _Reader:
         return out
 
 
+_keys: dict[str, bool] = {}  # the answers for keys met before: a state file's few keys recur in every entry
+
+
 def _is_key(key: str) -> bool:
     """A key as ``emit`` writes it plain: a name, or a path (memory.yaml's learned docs)."""
+    known = _keys.get(key)
+    if known is not None:
+        return known
     if not key or key[0] == "'":
         return False
     try:
-        return isinstance(_scalar(key), str)
+        plain = isinstance(_scalar(key), str)
     except Unsure:
-        return False
+        plain = False
+    if len(_keys) < 1024:
+        _keys[key] = plain
+    return plain
 
 
 def _scalar(text: str) -> object:
@@ -222,6 +231,9 @@ def _stamp(value: str) -> bool:
 
 
 def _is_oid(value: str) -> bool:
-    """An object id with a letter in it: text to YAML (not 0b…, a binary number)."""
+    """An object id with a letter in it: text to YAML (not 0b and binary digits, a
+    number; 0b and any other hex digit is text: one object id in 128 starts so,
+    and each would cost PyYAML's import)."""
     hexes = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value)
-    return hexes and not value.isdigit() and not value.startswith("0b")
+    binary = value.startswith("0b") and all(c in "01" for c in value[2:])
+    return hexes and not value.isdigit() and not binary

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from vibegit.core.settings import Settings
-from vibegit.errors import BadInput, GitError, Refused, VibegitError
+from vibegit.errors import BadInput, GitError, Interrupted, Refused, Unavailable, VibegitError
 from vibegit.infra import git
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -62,16 +62,77 @@ def remote_ref(repo: git.Repo, remote: str) -> str:
     return ref
 
 
-def fetch(repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None) -> str | None:
+# git's words (lower case) when a remote cannot be reached or read, or refuses the credentials:
+# the environment, not vibegit (ssh's, curl's and git's own, whichever transport spoke).
+UNREACHABLE = (
+    "does not appear to be a git repository",
+    "not a git repository",
+    "could not read from remote repository",
+    "could not resolve host",
+    "unable to access",
+    "unable to connect",
+    "authentication failed",
+    "permission denied",
+    "could not read username",
+    "could not read password",
+    "terminal prompts disabled",
+    "host key verification failed",
+    "connection refused",
+    "timed out",
+    "network is unreachable",
+    "no route to host",
+    "the requested url returned error",
+    "cannot run ssh",
+    "not found",
+)
+# ... and when the transfer itself broke off: the remote answered, then failed mid-way (a gc or
+# repack there while others pushed). Only a remote that was reached says these: read first.
+BROKE_OFF = (
+    "early eof",
+    "unpack-objects failed",
+    "index-pack failed",
+    "bad pack header",
+    "unpacker error",
+    "unpack failed",
+    "repository corruption on the remote side",
+)
+DROPPED = ("the remote end hung up unexpectedly", "connection reset", "connection closed")  # read last
+
+
+def unavailable(verb: str, remote: str, said: str, retry: str) -> Unavailable | None:
+    """The one reading of a failed ``git fetch`` or ``git push`` of the state
+    branch: when git says the remote cannot be reached, is not a repository or
+    refused the credentials, the environment's error (exit 2) with git's own
+    first line and what to run; when the transfer broke off, ``Interrupted``
+    (sync tries again); None for any other failure (a bug's, exit 3)."""
+    from vibegit.core.messages import t  # only when something failed
+    from vibegit.core.text import clean
+
+    lines = [clean(line.strip()) for line in said.splitlines() if line.strip()]
+    text = " ".join(lines).lower()
+    first = next((line for line in lines if not line.lower().startswith(("warning:", "hint:"))), "")[:300]
+    if any(words in text for words in BROKE_OFF):
+        return Interrupted(t("remote.interrupted", verb=verb, remote=remote, said=first, retry=retry))
+    if any(words in text for words in UNREACHABLE):
+        return Unavailable(t("remote.unavailable", verb=verb, remote=remote, said=first, retry=retry))
+    if any(words in text for words in DROPPED):
+        return Interrupted(t("remote.interrupted", verb=verb, remote=remote, said=first, retry=retry))
+    return None
+
+
+def fetch(
+    repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None, retry: str = "vibegit sync"
+) -> str | None:
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None
-    when it has none (``timeout``: seconds, after which the fetch fails)."""
-    with fetching(repo, settings, remote, timeout) as fetched:
+    when it has none (``timeout``: seconds, after which the fetch fails;
+    ``retry``: the command a failure tells to run again)."""
+    with fetching(repo, settings, remote, timeout, retry) as fetched:
         return fetched()
 
 
 @contextmanager
 def fetching(
-    repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None
+    repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None, retry: str = "vibegit sync"
 ) -> Iterator[Callable[[], str | None]]:
     """``fetch``, running while the block runs (the block can read the
     repository meanwhile); the block gets a function that waits for it and
@@ -79,17 +140,17 @@ def fetching(
     ref = remote_ref(repo, remote)
     args = ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"]
     with git.running(repo, args, env=git.network_env(), timeout=timeout) as ended:
-        yield lambda: _fetched(repo, remote, ref, ended())
+        yield lambda: _fetched(repo, remote, ref, ended(), retry)
 
 
-def _fetched(repo: git.Repo, remote: str, ref: str, proc: git.Done) -> str | None:
+def _fetched(repo: git.Repo, remote: str, ref: str, proc: git.Done, retry: str) -> str | None:
     if proc.returncode:
         err = proc.stderr.decode(errors="replace").strip()
         if "couldn't find remote ref" in err:
             if git.reader(repo).get(ref) is not None:  # a copy fetched before: the remote's is gone
                 repo.git("update-ref", "-d", ref, check=False)
             return None
-        raise GitError(f"git fetch {remote} failed: {git.reason(proc)}")
+        raise unavailable("fetch", remote, err, retry) or GitError(f"git fetch {remote} failed: {git.reason(proc)}")
     return git.commit_at(repo, ref)
 
 
@@ -129,16 +190,39 @@ def send(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool
     return pushed
 
 
+def raced(pushed: git.Pushed) -> bool:
+    """The push lost a race: the remote's copy has commits this one lacks, or
+    another push held or moved the ref while this one ran (fetch, merge, try again)."""
+    return bool(pushed.flags) and all(
+        flag == "!" and (summary.startswith("[rejected]") or "lock" in summary or "failed to update ref" in summary)
+        for flag, summary in zip(pushed.flags, pushed.summaries, strict=False)
+    )
+
+
 def push(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool = True) -> bool:
-    """``send`` for sync: False when the remote moved on meanwhile; a refusal says what to do."""
+    """``send`` for sync: False when another push won the race meanwhile
+    (``raced``); any other refusal says what to do."""
     pushed = send(repo, settings, remote, tip, verify)
     if pushed.ok:
         return True
-    if "!" in pushed.flags:
+    if raced(pushed):
         return False
     if pushed.declined:
         raise Refused(hook_refusal(settings, remote, pushed, "vibegit sync"))
-    raise GitError(f"git push {remote} failed: {pushed.detail}")
+    if "!" in pushed.flags:
+        broke = unavailable("push", remote, "\n".join(pushed.summaries), "vibegit sync")  # "(unpacker error)"
+        if isinstance(broke, Interrupted):
+            raise broke
+        from vibegit.core.messages import t
+        from vibegit.core.text import clean
+
+        server = [line for line in pushed.said.splitlines() if line.startswith("remote:") and line[7:].strip()]
+        why = next((s for s in pushed.summaries if s), pushed.detail) + (f" ({server[-1].strip()})" if server else "")
+        why = clean(why)[:300]
+        raise Refused(t("sync.remote_refused", remote=remote, branch=settings.state_branch, why=why))
+    raise unavailable("push", remote, pushed.said, "vibegit sync") or GitError(
+        f"git push {remote} failed: {pushed.detail}"
+    )
 
 
 def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -> tuple[str, list[str]]:

@@ -753,10 +753,6 @@ def check(repo: git.Repo, settings: Settings, tip: str, have: Theirs) -> str | N
     return refusal(findings, settings) if findings else None
 
 
-def allow_path(repo: git.Repo) -> Path:
-    return repo.toplevel / ALLOW_FILE
-
-
 # -- redaction: take them out of what was never pushed ----------------------------------
 
 

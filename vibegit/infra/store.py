@@ -95,15 +95,42 @@ class Loaded:
         return Flow("", (), dict(self.shared), State(memory=self.memory))
 
 
+_trees: dict[str, tuple[git.TreeEntry, ...]] = {}  # by id (or commit id + "^{tree}"): a tree never changes
+
+
 def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry, ...]:
-    known: tuple[git.TreeEntry, ...] | None = _parsed.get((rev, TREE))  # a tree never changes: read once
-    if known is not None:
-        return known
+    """The entries of tree ``rev``, read once a process for an object id
+    (sync reads the same workflow directories on every side it looks at)."""
+    entries = _trees.get(rev)
+    if entries is not None:
+        return entries
     found = cat.get(rev)
     if found is None or found[0] != "tree":
         raise GitError(f"{rev}: tree missing from the object store; run 'vibegit doctor'")
-    entries = tuple(git.parse_tree(repo, found[2]))
-    return _remember((found[1], TREE), entries) if found[1] == rev else entries
+    return _keep(rev, tuple(git.parse_tree(repo, found[2])))
+
+
+def _keep(rev: str, entries: tuple[git.TreeEntry, ...]) -> tuple[git.TreeEntry, ...]:
+    if git.is_oid(rev.removesuffix("^{tree}")):
+        if len(_trees) >= 4096:
+            try:
+                _trees.pop(next(iter(_trees)))
+            except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
+                pass
+        _trees[rev] = entries
+    return entries
+
+
+def read_trees(repo: git.Repo, cat: git.CatFile, oids: list[str]) -> dict[str, tuple[git.TreeEntry, ...]]:
+    """The entries of each of the trees ``oids`` (one that is missing, or not
+    a tree, left out), those not read before asked of ``cat`` in one batch:
+    many workflows' directories cost one round trip, not one each."""
+    found = {oid: _trees[oid] for oid in oids if oid in _trees}
+    wanted = [oid for oid in dict.fromkeys(oids) if oid not in found]
+    for oid, got in zip(wanted, cat.get_many(wanted), strict=True):
+        if got is not None and got[0] == "tree":
+            found[oid] = _keep(oid, tuple(git.parse_tree(repo, got[2])))
+    return found
 
 
 def _blobs(
@@ -139,9 +166,6 @@ _parsed: dict[
 ] = {}  # by object id: what was parsed once need not be again (a command reads a tip often)
 
 
-TREE = "^{tree}"  # the key's second part for a tree's entries
-
-
 def _remember(key: tuple[str, str], value: T) -> T:
     if len(_parsed) >= 256:
         try:
@@ -153,9 +177,15 @@ def _remember(key: tuple[str, str], value: T) -> T:
 
 
 def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
-    """The state branch at ``commit`` (``where`` prefixes file names in errors)."""
-    found = _parsed.get((commit, where))
-    return found if found is not None else _remember((commit, where), _load_commit(repo, cat, commit, where))
+    """The state branch at ``commit`` (``where`` prefixes file names in errors;
+    a commit read before under another name is not parsed again)."""
+    found: Loaded | None = _parsed.get((commit, where))
+    if found is not None:
+        return found
+    read: Loaded | None = _parsed.get((commit, "\0"))  # (no name holds a NUL)
+    loaded = replace(read, where=where) if read is not None else _load_commit(repo, cat, commit, where)
+    _remember((commit, "\0"), loaded)
+    return _remember((commit, where), loaded)
 
 
 def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
@@ -220,23 +250,42 @@ def snapshots(repo: git.Repo, cat: git.CatFile, commit: str) -> list[SnapshotAt]
     places: list[tuple[str, tuple[git.TreeEntry, ...]]] = [("", root)]  # format 1: at the root
     entry = next((e for e in root if e.name == WORKFLOWS and e.mode == "40000"), None)
     if entry is not None:
-        places += [
-            (f"{WORKFLOWS}/{e.name}/", _entries(repo, cat, e.oid))
-            for e in _entries(repo, cat, entry.oid)
-            if e.mode == "40000"
-        ]
-    found = []
-    for prefix, tree in places:
-        snap = next((e for e in tree if e.name == SNAPSHOT and e.mode == "40000"), None)
-        if snap is None:
-            continue
-        try:
-            session = _blobs(cat, tree, (SESSION,)).get(SESSION)
-            k = parse_session(session).checkpoint if session is not None else None
+        subs = [e for e in _entries(repo, cat, entry.oid) if e.mode == "40000"]
+        read = read_trees(repo, cat, [e.oid for e in subs])
+        places += [(f"{WORKFLOWS}/{e.name}/", read.get(e.oid) or _entries(repo, cat, e.oid)) for e in subs]
+    held = [
+        (prefix, tree, snap)
+        for prefix, tree in places
+        for snap in tree
+        if snap.name == SNAPSHOT and snap.mode == "40000"
+    ]
+    bases = _checkpoint_commits(cat, [tree for _, tree, _ in held])
+    return [SnapshotAt(prefix + SNAPSHOT, snap.oid, base) for (prefix, _, snap), base in zip(held, bases, strict=True)]
+
+
+_bases: dict[str, str | None] = {}  # session.yaml's id -> its checkpoint's commit: each session parsed once
+
+
+def _checkpoint_commits(cat: git.CatFile, trees: list[tuple[git.TreeEntry, ...]]) -> list[str | None]:
+    """The checkpoint's commit the session.yaml in each of ``trees`` names
+    (None: none, or unreadable: everything in the snapshot counts as new),
+    the sessions not parsed before read in one batch."""
+    sessions = [next((e.oid for e in tree if e.name == SESSION and e.mode.startswith("100")), None) for tree in trees]
+    known = {oid: _bases[oid] for oid in sessions if oid is not None and oid in _bases}
+    wanted = [oid for oid in dict.fromkeys(sessions) if oid is not None and oid not in known]
+    for oid, found in zip(wanted, cat.each(wanted), strict=True):
+        if found is None:  # pruned: as _blobs says it
+            raise GitError(f"{SESSION} ({oid[:12]}) is missing from the object store; run 'vibegit doctor --repair'")
+        kind, _, size, pieces = found
+        try:  # one over the state files' bound is never read (each() skips what is left unread)
+            k = parse_session(b"".join(pieces)).checkpoint if kind == "blob" and size <= MAX_FILE_BYTES else None
         except BadInput:
             k = None
-        found.append(SnapshotAt(prefix + SNAPSHOT, snap.oid, k.commit if k is not None else None))
-    return found
+        known[oid] = k.commit if k is not None else None
+        if len(_bases) >= 4096:
+            _bases.pop(next(iter(_bases)))
+        _bases[oid] = known[oid]
+    return [known[oid] if oid is not None else None for oid in sessions]
 
 
 def read_state(repo: git.Repo, settings: Settings) -> Loaded:
@@ -586,9 +635,21 @@ def flows(repo: git.Repo, cat: git.CatFile, loaded: Loaded) -> list[Flow]:
     return [flow(repo, cat, loaded, workflows.check_id(name, f"{loaded.where}{WORKFLOWS}/")) for name in names]
 
 
-def reindexed(repo: git.Repo, cat: git.CatFile, loaded: Loaded) -> tuple[Summary, ...]:
-    """The index as the workflows themselves say it should be."""
-    return tuple(workflows.summarize(f.state) for f in flows(repo, cat, loaded))
+def dirs(repo: git.Repo, cat: git.CatFile, loaded: Loaded) -> dict[str, str]:
+    """Each workflow's id and the id of its directory's tree (two workflows
+    are the same on two sides when these are): ``flows`` without reading
+    or parsing one of them."""
+    if loaded.version != FORMAT:
+        legacy = loaded.legacy
+        return {legacy.id: git.write_tree(repo, legacy.tree)} if legacy is not None else {}
+    entry = next((e for e in loaded.tree if e.name == WORKFLOWS and e.mode == "40000"), None)
+    found = {}
+    for e in _entries(repo, cat, entry.oid) if entry is not None else ():
+        workflow_id = workflows.check_id(e.name, f"{loaded.where}{WORKFLOWS}/")
+        if e.mode != "40000":
+            flow(repo, cat, loaded, workflow_id)  # its error
+        found[workflow_id] = e.oid
+    return found
 
 
 def commit_problems(repo: git.Repo, cat: git.CatFile, settings: Settings, commit_id: str) -> list[str]:
