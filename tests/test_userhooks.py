@@ -62,6 +62,22 @@ def test_on_task_complete_receives_the_event_json(repo: Path, vg: VG, tmp_path: 
     assert Path(event["cwd"]).resolve() == repo.resolve()
 
 
+def test_a_hooks_git_commands_meet_vibegits_hooks(
+    repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from a git hook of vibegit's (post-rewrite records an event), vibegit
+    carries its in-hook marker; the user's command must not inherit it: its
+    own git push is the user's, scanned by the pre-push hook like any other."""
+    out = tmp_path / "hook.jsonl"
+    git(repo, "config", "vibegit.hook.onTaskComplete", dump_hook(out))
+    assert vg("start", "vibe-code", "--goal", "Auth").code == 0
+    assert vg("task", "add", "T-001", "Data model").code == 0
+    monkeypatch.setenv("VIBEGIT_IN_HOOK", "1")
+    assert vg("task", "done", "T-001").code == 0
+    [event] = seen(out)
+    assert "VIBEGIT_IN_HOOK" not in event["env"]
+
+
 def test_events_map_to_the_skills_hooks(repo: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "hook.jsonl"
     (repo / ".vibegit").mkdir()

@@ -221,6 +221,8 @@ def payload(
 def _environment(data: dict[str, Any], hook: str) -> dict[str, str]:
     phase = data["previous_phase"] if hook == "onPhaseExit" else data["phase"]
     env = git.clean_env()
+    # A hook's own git commands are the user's: vibegit's hooks check them (a push is scanned).
+    env.pop(git.IN_HOOK, None)
     env.update(
         {
             RUNNING: "1",
