@@ -270,6 +270,17 @@ def run_cmd(cwd: Path, env: dict[str, str], *args: str, ok: tuple[int, ...] = (0
     return go
 
 
+# The budgets of the commands, each written once (ratios to the venv's own
+# python -c pass, timed in the same loop): a new Python per command has
+# floors of about 2.0 x (a read's git processes) and 2.4 x (an event's);
+# the resident MCP server has none.
+CLI_EVENT = 4.0  # one event from the CLI: task add, phase, context, task done
+CLI_READ = 3.5  # a read from the CLI: status, status --json, list
+BLOCKED = 4.5  # a git commit refused by the one lock check, its message shown
+MCP_EVENT = 1.0  # one tool call on a running vibegit mcp: an event (task_add)
+MCP_READ = 0.5  # ... a read (status)
+
+
 @dataclass
 class Row:
     path: str

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, hermetic_env, hooks_installed, paired, ratio_row, run_alone, run_cmd, sh
+from benchmarks.common import CLI_EVENT, Row, hermetic_env, hooks_installed, paired, ratio_row, run_alone, run_cmd, sh
 
 VIBEGIT = ["vibegit"]
 
@@ -130,7 +130,7 @@ def measure(quick: bool = False) -> list[Row]:
 
         short = tiny_repo(tmp / "short", env, tasks)
         event, baseline = paired(next_task(short, env), run_cmd(tmp, env, "python", "-c", "pass"), runs)
-        rows.append(ratio_row("one CLI event (vibegit task done)", event, "python -c pass", baseline, 8))
+        rows.append(ratio_row("one CLI event (vibegit task done)", event, "python -c pass", baseline, CLI_EVENT))
 
         long = tiny_repo(tmp / "long", env, tasks)
         lengthen_history(long, env, 1_000 if quick else 10_000)
@@ -154,7 +154,7 @@ def measure(quick: bool = False) -> list[Row]:
         files, dirty = (10_000, 100) if quick else (100_000, 1_000)
         big = big_repo(tmp / "big", env, files, dirty, tasks)
         in_big, in_tiny = paired(next_task(big, env), next_task(short, env), runs)
-        rows.append(ratio_row(f"event in {files:,} files, {dirty:,} dirty", in_big, "tiny repo", in_tiny, 1.1))
+        rows.append(ratio_row(f"event in {files:,} files, {dirty:,} dirty", in_big, "tiny repo", in_tiny, 1.25))
         shutil.rmtree(big, ignore_errors=True)
 
         per_event = state_bytes_per_event(tmp / "growth", env, 200 if quick else 1_000)

@@ -33,11 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import ROOT, Row, hermetic_env, install, ratio_row, run_alone, run_cmd
+from benchmarks.common import MCP_EVENT, MCP_READ, ROOT, Row, hermetic_env, install, ratio_row, run_alone, run_cmd
 from benchmarks.events import base_repo, started
 from benchmarks.trees import interleaved, report, within
-
-READ, EVENT = 0.5, 1.0
 
 
 def with_sdk(env: dict[str, str]) -> None:
@@ -139,7 +137,7 @@ def measure(quick: bool = False) -> list[Row]:
         )
         rows = []
         for name, measured in times.items():
-            limit = READ if name == "status" else EVENT
+            limit = MCP_READ if name == "status" else MCP_EVENT
             label = f"mcp: {'a read' if name == 'status' else 'an event'} ({name})" + within(limit, measured, base)
             rows.append(ratio_row(label, statistics.median(measured), "python -c pass", statistics.median(base), limit))
         return rows
