@@ -466,7 +466,10 @@ def locked(repo: git.Repo) -> Iterator[None]:
 
     On POSIX it is flock(2) on the lock file, taken as filelock takes it
     there (the kernel frees it when the process dies), without filelock's
-    import (a tenth of an event's time); filelock's where flock is missing."""
+    import (a tenth of an event's time). Without fcntl (not POSIX) it is
+    filelock's lock; on a file system without flock (an NFS without its lock
+    daemon) filelock's soft lock, a file of its own, which a process killed
+    while holding it leaves behind: the timeout's message names it."""
     path = lock_path(repo)
     held = GitError(f"another vibegit process holds {path} for over {LOCK_TIMEOUT:.0f}s")
     fd = _flock(path, held)
@@ -476,9 +479,17 @@ def locked(repo: git.Repo) -> Iterator[None]:
         finally:
             os.close(fd)  # and with it the lock
         return
-    from filelock import FileLock, Timeout  # not on the read-only hook path
+    from filelock import FileLock, SoftFileLock, Timeout  # not on the read-only hook path
 
-    lock = FileLock(path, timeout=LOCK_TIMEOUT)
+    if path in _FLOCK_UNSUPPORTED:
+        soft = f"{path}.soft"
+        held = GitError(
+            f"another vibegit process holds {soft} for over {LOCK_TIMEOUT:.0f}s (this file system has no flock); "
+            f"if no vibegit runs, delete {soft}"
+        )
+        lock: FileLock | SoftFileLock = SoftFileLock(soft, timeout=LOCK_TIMEOUT)
+    else:
+        lock = FileLock(path, timeout=LOCK_TIMEOUT)
     try:
         lock.acquire()
     except Timeout:
@@ -487,6 +498,9 @@ def locked(repo: git.Repo) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+_FLOCK_UNSUPPORTED: list[str] = []  # lock files whose file system refused flock in this process
 
 
 def _flock(path: str, held: GitError) -> int | None:
@@ -510,7 +524,8 @@ def _flock(path: str, held: GitError) -> int | None:
     except OSError as err:
         os.close(fd)
         if err.errno in (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP):
-            return None  # filelock's turn
+            _FLOCK_UNSUPPORTED.append(path)
+            return None  # filelock's soft lock's turn (its FileLock is flock here too)
         raise
     except BaseException:  # the timeout, an interrupt
         os.close(fd)
