@@ -31,7 +31,7 @@ from tests.helpers import (
     subjects,
     vg_proc,
 )
-from vibegit.core import agents, jsonc
+from vibegit.core import agents, agentturn, jsonc
 
 
 def claude_session_start(cwd: Path, source: str = "startup") -> dict[str, Any]:
@@ -885,7 +885,25 @@ def confirmation(repo: Path) -> str:
     return next(line for line in body.splitlines() if line.startswith("Vibegit-Confirmation:"))
 
 
-@pytest.mark.parametrize("agent", list(PRE_TOOL))
+@pytest.mark.parametrize("agent", [a for a in PRE_TOOL if a not in agentturn.PROMPT_CONFIRMS])
+def test_where_a_prompt_may_be_approved_by_nobody_the_hook_denies(
+    repo: Path, vg: VG, agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cursor's Auto-review and Gemini CLI's YOLO mode run a command without
+    asking anyone, and their hooks cannot tell: the hook denies the decision
+    and names the two ways a person takes it; no approval is left."""
+    assert vg("install", "--agent", agent).code == 0
+    event, payload, marker = PRE_TOOL[agent]
+    running(vg)
+    assert vg("task", "done", "T-002").code == 0
+    out = run_installed(repo, installed_command(repo, agent, event), payload(repo, "vibegit complete")).stdout
+    assert permission(agent, out) == "deny" and "own terminal" in out and "MCP" in out
+    assert not (repo / ".git/vibegit/approvals").exists()
+    monkeypatch.setenv(marker, "1")
+    assert vg("complete").code == 1  # in the agent's shell it is still the person's decision
+
+
+@pytest.mark.parametrize("agent", list(agentturn.PROMPT_CONFIRMS))
 def test_the_agent_asks_the_person_and_their_yes_is_recorded(
     repo: Path, vg: VG, agent: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1017,7 +1035,7 @@ def test_cursor_with_both_installed_gets_one_report_and_one_question(repo: Path,
         permission("cursor", run_installed(repo, installed_command(repo, a, e), cursor_before_shell(repo, c)).stdout)
         for a, e, c in (("cursor", "beforeShellExecution", "vibegit abort"), ("claude", "PreToolUse", "vibegit abort"))
     ]
-    assert asks == ["ask", None]
+    assert asks == ["deny", None]  # Cursor's prompt may be approved by nobody: the person decides elsewhere
 
 
 def test_a_command_file_of_the_users_own_is_left_alone_and_never_fails_the_checks(repo: Path, vg: VG) -> None:
@@ -1067,9 +1085,15 @@ def test_the_seed_lifecycle_from_vibe_code_to_the_persons_yes(
     assert refused.code == 1 and "ask them to run 'vibegit complete" in refused.err
     command = installed_command(repo, agent, event)
     out = run_installed(repo, command, pre_tool(repo, "vibegit complete")).stdout
-    assert permission(agent, out) == "ask"  # the agent's own prompt asks the person
-    assert vg("complete").code == 0  # they allowed it
-    assert f"{spec.label}'s permission prompt" in confirmation(repo)
+    if agent in agentturn.PROMPT_CONFIRMS:
+        assert permission(agent, out) == "ask"  # the agent's own prompt asks the person
+        assert vg("complete").code == 0  # they allowed it
+        assert f"{spec.label}'s permission prompt" in confirmation(repo)
+    else:
+        assert permission(agent, out) == "deny"  # its prompt may be approved by nobody
+        monkeypatch.delenv(marker)
+        assert vg("complete", input="y\n").code == 0  # the person, in their own terminal
+        assert "no agent" in confirmation(repo)
     assert stop() is None
 
 
@@ -1210,7 +1234,8 @@ def test_every_installed_hook_in_every_state_answers_in_the_agents_shape(repo: P
                 keeps_going = continued(agent, out) is not None
                 assert keeps_going == (state in ("planning", "running", "all done")), where
             if hook.handler == "pre-tool":
-                asked = permission(agent, out) == "ask"
+                answer = "ask" if agent in agentturn.PROMPT_CONFIRMS else "deny"
+                asked = permission(agent, out) == answer
                 assert asked == (state not in ("none", "completed")), where
             if hook.handler == "session-start":
                 text = context_of(agent, out)

@@ -118,6 +118,15 @@ APPROVAL_SECONDS = 600  # from the hook's question to the command it let run
 # hand it to a classifier, deny it, or skip it); a payload without the field
 # comes from a version before those modes.
 ASKED_MODES = ("default", "acceptEdits", "plan")
+# The agents whose permission prompt counts as the person's answer: Claude
+# Code (its payload names the permission mode: ASKED_MODES) and Gemini CLI
+# (a hook's "ask" forces its confirmation whatever the approval mode, YOLO
+# included: scheduler.ts, forcedDecision "ask_user"; headless, it is a no).
+# Cursor's "ask" is not shown in its Auto-review run mode (the command just
+# runs: Cursor forum topic 173694, Cursor 3.21) and its hook cannot tell the
+# mode: there the hook denies, and the person decides in their terminal or
+# in the MCP question.
+PROMPT_CONFIRMS = ("claude", "gemini")
 # Where the command's environment names the agent's session, to bind an approval to it.
 SESSION_VARS = {"claude": "CLAUDE_CODE_SESSION_ID"}
 _VIBEGIT = re.compile(r"(?<![\w-])vibegit(?![\w-])")

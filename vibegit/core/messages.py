@@ -470,6 +470,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ask them what to do.",
         "vibegit 已在 {label} 的权限提示中询问用户；若用户拒绝，不要换别的方式执行：问用户该怎么做。",
     ),
+    "approval.not_in_prompt": (
+        "vibegit: only the user decides this, and {label} may run a command without asking anyone (its "
+        "auto-approving modes); ask the user to run '{command}' in their own terminal, or to confirm through "
+        "the vibegit MCP tool's question",
+        "vibegit：这只能由用户决定，而 {label} 可能不询问任何人就执行命令（其自动批准模式）；请让用户在自己的终端中执行 "
+        "'{command}'，或在 vibegit MCP 工具的提问中确认",
+    ),
     "approval.nobody_asked": (
         "vibegit: only the user decides this, and in permission mode {mode} nobody would be asked; ask the user to "
         "run '{command}' in their own terminal, or to confirm through the vibegit MCP tool's question",

@@ -38,7 +38,7 @@ hooks use).
 - All tasks done: show the result and ask the user to confirm. Only they
   decide: in their own terminal (`vibegit complete`), in the question of the
   vibegit MCP server's `complete` tool, or in your permission prompt when you
-  run `vibegit complete` (vibegit makes Claude Code, Gemini CLI and Cursor ask
+  run `vibegit complete` (vibegit makes Claude Code and Gemini CLI ask
   them). Never answer for them, never try another way after a no.
 - The user's commands: /vibe-code, /vibe-start, /vibe-state, /vibe-pause,
   /vibe-resume, /vibe-checkpoint; /vibe-abort and /vibe-unlock only when the
@@ -71,7 +71,7 @@ hooks use).
 - 中途停止：`vibegit pause --action "..."`。
 - 所有任务完成：展示结果并请用户确认（寸止）。只有用户能决定：在自己的终端中
   （`vibegit complete`）、在 vibegit MCP 服务器 `complete` 工具的提问中，或在你执行
-  `vibegit complete` 时的权限提示中（vibegit 让 Claude Code、Gemini CLI 和 Cursor 询问用户）。
+  `vibegit complete` 时的权限提示中（vibegit 让 Claude Code 和 Gemini CLI 询问用户）。
   不要替用户回答，被拒绝后也不要换别的方式。
 - 用户的命令：/vibe-code、/vibe-start、/vibe-state、/vibe-pause、/vibe-resume、
   /vibe-checkpoint；/vibe-abort 和 /vibe-unlock 只在用户亲自输入时执行。

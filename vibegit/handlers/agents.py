@@ -310,7 +310,9 @@ def pre_tool(argv: list[str]) -> int:
     agent asks the person, and the approval it leaves lets that one command
     record "confirmed in <agent>'s permission prompt". Where the agent would
     not ask a person (Claude Code's auto, dontAsk and bypassPermissions
-    modes) the command is refused with how the user decides instead."""
+    modes), or cannot tell a hook whether it will (Cursor, Gemini CLI:
+    ``agentturn.PROMPT_CONFIRMS``), the command is refused with how the
+    user decides instead."""
     from vibegit.core import agentturn
 
     agent = _agent_arg(argv)
@@ -352,6 +354,9 @@ def _ask_person(call: Any, decision: tuple[str, str | None], data: Any) -> str:
         return ""
     label, name = SPECS[call.agent].label, clean(target.name)
     command = f"vibegit {verb} --workflow {target.id}"
+    if call.agent not in agentturn.PROMPT_CONFIRMS:
+        why = t("approval.not_in_prompt", label=label, command=command)
+        return agentturn.permission_output(call.agent, "deny", why, why)
     if call.mode and call.mode not in agentturn.ASKED_MODES:
         why = t("approval.nobody_asked", mode=clean(call.mode)[:30], command=command)
         return agentturn.permission_output(call.agent, "deny", why, why)
