@@ -13,7 +13,6 @@ from __future__ import annotations
 import atexit
 import os
 import time
-import zlib
 from _thread import get_ident  # threading's, without its import
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
@@ -552,6 +551,8 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
         except (FileNotFoundError, FileExistsError):
             if attempt == 9:
                 raise
+    import zlib  # here: a command that only reads (status, the lock check) never loads it
+
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(zlib.compress(raw, 1))
