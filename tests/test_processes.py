@@ -12,6 +12,7 @@ import pytest
 from tests.helpers import git
 from vibegit.infra import git as vgit
 from vibegit.infra import gitlite
+from vibegit.infra.git import process
 from vibegit.infra.gitlite import DEVNULL, PIPE, Child
 
 BIG = 300_000  # more than a pipe holds
@@ -52,12 +53,12 @@ def test_detached_housekeeping_is_reaped_once_it_ends(tmp_path: Path) -> None:
     git(repo.parent, "init", "-q", str(repo))
     found = vgit.find_repo(repo)
     vgit.detach(found, "version")
-    first = vgit._detached[-1]
+    first = process._detached[-1]
     deadline = time.monotonic() + 30
     while not first.done() and time.monotonic() < deadline:
         time.sleep(0.01)
     vgit.detach(found, "version")
-    assert first not in vgit._detached  # waited for: no zombie left in a long-running server
+    assert first not in process._detached  # waited for: no zombie left in a long-running server
 
 
 @pytest.mark.parametrize("object_format", ["sha1", "sha256"])
