@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import git
+from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra import gitlite
 from vibegit.infra.git import process
@@ -43,7 +44,7 @@ def test_git_runs_in_the_directory_asked_and_a_failure_is_one_line(tmp_path: Pat
     git(repo, "init", "-q")
     done = vgit.run(["rev-parse", "--show-prefix"], cwd=repo / "sub")
     assert done.stdout == b"sub/\n" and done.returncode == 0 and done.args == ["rev-parse", "--show-prefix"]
-    with pytest.raises(vgit.GitError) as err:
+    with pytest.raises(GitError) as err:
         vgit.run(["rev-parse", "--verify", "nothing"], cwd=repo)
     assert str(err.value) == "git rev-parse --verify nothing failed: fatal: Needed a single revision"
 

@@ -10,17 +10,31 @@ always off the hook path, imported inside the function that needs it.
 
 from __future__ import annotations
 
-import atexit
-import os
-import time
-from _thread import get_ident  # threading's, without its import
-from collections.abc import Generator, Iterable, Iterator
-from itertools import islice
 from pathlib import Path
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
-from vibegit.errors import BadInput, GitError
+from vibegit.errors import BadInput
+from vibegit.infra.git.objects import (
+    AHEAD_BYTES,
+    BATCH,
+    SMALL_OBJECT,
+    CatFile,
+    TooLarge,
+    TreeEntry,
+    blob_id,
+    checkout_bytes,
+    close_readers,
+    git_time,
+    hash_paths,
+    merge_text,
+    missing_objects,
+    parse_tree,
+    reader,
+    write_commit,
+    write_object,
+    write_tree,
+)
 from vibegit.infra.git.process import (
     Done,
     Repo,
@@ -33,15 +47,15 @@ from vibegit.infra.git.process import (
     run,
     running,
     scratch_file,
-    start,
     text,
 )
 from vibegit.infra.git.repository import (
+    FALLBACK_EMAIL,
+    FALLBACK_NAME,
     Config,
     Identity,
     config_files,
     config_values,
-    early_for,
     find_repo,
     identity,
     read_config,
@@ -49,12 +63,9 @@ from vibegit.infra.git.repository import (
     stamp,
 )
 from vibegit.infra.gitlite import (
-    CAT_FILE,
     HOOK_GIT_VARS,
     IN_HOOK,
-    PIPE,
     clean_env,
-    grow_pipe,
     pin_repo_env,
 )
 
@@ -62,25 +73,42 @@ REMOTE_NS = "refs/vibegit/remote/"  # where sync keeps each remote's state branc
 
 # re-exported: callers that check ids before git sees them, and the environment git runs in
 __all__ = [
+    "AHEAD_BYTES",
+    "BATCH",
+    "FALLBACK_EMAIL",
+    "FALLBACK_NAME",
     "HOOK_GIT_VARS",
     "IN_HOOK",
+    "SMALL_OBJECT",
+    "CatFile",
     "Config",
     "Done",
     "Identity",
     "Repo",
+    "TooLarge",
+    "TreeEntry",
     "background",
+    "blob_id",
+    "checkout_bytes",
     "clean_env",
+    "close_readers",
     "config_files",
     "config_values",
     "detach",
     "fields",
     "find_repo",
+    "git_time",
+    "hash_paths",
     "identity",
     "is_oid",
+    "merge_text",
+    "missing_objects",
     "new_file",
     "out",
+    "parse_tree",
     "pin_repo_env",
     "read_config",
+    "reader",
     "reason",
     "rev_parse",
     "run",
@@ -88,304 +116,10 @@ __all__ = [
     "scratch_file",
     "stamp",
     "text",
+    "write_commit",
+    "write_object",
+    "write_tree",
 ]
-
-
-BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
-AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
-
-
-class TooLarge(BadInput):
-    """An object bigger than its reader's bound: its content was skipped, never held whole."""
-
-    def __init__(self, size: int, limit: int) -> None:
-        super().__init__(f"too large ({size} bytes, at most {limit})")
-        self.size = size
-
-
-class CatFile:
-    """One ``git cat-file --batch`` process for every read of an event."""
-
-    def __init__(self, repo: Repo, pipe: int = 0) -> None:
-        """``pipe``: the size to ask for git's output pipe (a reader of many
-        objects lets git run that far ahead of it; Linux, else ignored)."""
-        self._proc = start(CAT_FILE, repo.toplevel, None, early_for(repo), stdin=PIPE, stdout=PIPE)
-        if pipe and self._proc.stdout:
-            grow_pipe(self._proc.stdout.fileno(), pipe)
-
-    def _header(self, rev: str) -> tuple[str, str, int] | None:
-        assert self._proc.stdin
-        if "\n" in rev:
-            return None
-        self._proc.stdin.write(rev.encode() + b"\n")
-        self._proc.stdin.flush()
-        return self._answer()
-
-    def _answer(self) -> tuple[str, str, int] | None:
-        assert self._proc.stdout
-        header = self._proc.stdout.readline().decode()
-        parts = header.split()
-        if len(parts) != 3:  # "<rev> missing" / "ambiguous"
-            return None
-        oid, kind, size = parts
-        return kind, oid, int(size)
-
-    def get(self, rev: str, limit: int | None = None) -> tuple[str, str, bytes] | None:
-        """``(type, oid, content)`` of ``rev``, or None when it is missing;
-        ``limit``: a bigger content is skipped, never held, and ``TooLarge`` says so."""
-        found = self._header(rev)
-        if found is None:
-            return None
-        assert self._proc.stdout
-        if limit is not None and found[2] > limit:
-            self._skip(rev, found[2])
-            raise TooLarge(found[2], limit)
-        data = self._proc.stdout.read(found[2])
-        self._proc.stdout.read(1)  # the newline after the content
-        return found[0], found[1], data
-
-    def info(self, rev: str) -> tuple[str, str, int] | None:
-        """``(type, oid, size)`` of ``rev``, or None when it is missing (its content skipped, never held)."""
-        found = self._header(rev)
-        if found is not None:
-            self._skip(rev, found[2])
-        return found
-
-    def _skip(self, rev: str, size: int) -> None:
-        """Read past the content being answered, a piece at a time."""
-        for _ in self._pieces(rev, [size], 1 << 20):
-            pass
-        self._read(1)
-
-    def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
-        """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
-        while left[0]:
-            data = self._read(min(piece, left[0]))
-            if not data:
-                raise GitError(f"git cat-file ended inside {rev[:12]}")
-            left[0] -= len(data)
-            yield data
-
-    def _read(self, size: int) -> bytes:
-        assert self._proc.stdout
-        return self._proc.stdout.read(size)
-
-    def each(
-        self, revs: Iterable[str], piece: int = 1 << 20
-    ) -> Generator[tuple[str, str, int, Iterator[bytes]] | None, None, None]:
-        """Every one of ``revs`` in turn, asked ahead in batches (one round
-        trip per batch, not per object): ``(type, oid, size, pieces)``, its
-        content read ``piece`` bytes at a time, or None when it is missing.
-        What a caller leaves of a content unread is skipped; one that stops
-        iterating early closes this reader (its answers are still on the way)."""
-        inp = self._proc.stdin
-        assert inp
-        todo = iter(revs)
-
-        def lines(batch: list[str]) -> bytes:
-            return b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev)
-
-        def ask(data: bytes) -> int:
-            inp.write(data)
-            inp.flush()
-            return len(data)
-
-        try:
-            batch = list(islice(todo, BATCH))
-            asked = ask(lines(batch))
-            while batch:
-                after = list(islice(todo, BATCH))
-                data = lines(after)
-                ahead = asked <= AHEAD_BYTES and len(data) <= AHEAD_BYTES  # both fit in the pipe: never blocks
-                if ahead:  # git answers it while this one is read
-                    asked = ask(data)
-                for rev in batch:
-                    found = self._answer() if "\n" not in rev else None
-                    if found is None:
-                        yield None
-                        continue
-                    if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
-                        data = self._read(found[2])
-                        if len(data) < found[2]:
-                            raise GitError(f"git cat-file ended inside {rev[:12]}")
-                        yield found[0], found[1], found[2], iter((data,))
-                    else:
-                        left = [found[2]]
-                        yield found[0], found[1], found[2], self._pieces(rev, left, piece)
-                        for _ in self._pieces(rev, left, piece):  # what the caller left unread
-                            pass
-                    self._read(1)
-                if not ahead:
-                    asked = ask(data)
-                batch = after
-        except GeneratorExit:
-            if self._proc.stdout:
-                self._proc.stdout.close()  # git may be blocked writing what was asked
-            self.close()
-            raise
-
-    def get_many(self, revs: Iterable[str], limit: int | None = None) -> Iterator[tuple[str, str, bytes] | None]:
-        """``get`` of every one of ``revs`` in turn, asked ahead in batches;
-        ``limit``: a bigger content is never held, and ``TooLarge`` says so
-        (this reader is closed then, its answers still on the way)."""
-        answers = self.each(revs)
-        try:
-            for found in answers:
-                if found is not None and limit is not None and found[2] > limit:
-                    raise TooLarge(found[2], limit)
-                yield None if found is None else (found[0], found[1], b"".join(found[3]))
-        finally:
-            answers.close()  # now, not when the error's traceback lets go of it: no later read takes its answers
-
-    @property
-    def closed(self) -> bool:
-        return self._proc.stdin is None or self._proc.stdin.closed
-
-    def close(self) -> None:
-        if self._proc.stdout:
-            self._proc.stdout.close()  # answers never read (a reader left on an error): git ends, not waits
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait()
-
-    def __enter__(self) -> CatFile:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-_readers: dict[tuple[int, int, str], CatFile] = {}
-
-
-def reader(repo: Repo) -> CatFile:
-    """This thread's one ``cat-file --batch`` for ``repo``'s worktree. It
-    resolves each name when asked, so one serves every read of a command, on
-    either side of the store's lock; ``close_readers`` ends them."""
-    key = (os.getpid(), get_ident(), str(repo.git_dir))  # a forked child starts its own
-    found = _readers.get(key)
-    if found is None or found.closed:
-        found = _readers[key] = CatFile(repo)
-    return found
-
-
-def close_readers(every_thread: bool = False) -> None:
-    """End this thread's readers (all of them at exit)."""
-    for key in list(_readers):
-        if every_thread or key[:2] == (os.getpid(), get_ident()):
-            cat = _readers.pop(key)
-            if key[0] == os.getpid():
-                cat.close()
-
-
-atexit.register(close_readers, every_thread=True)
-
-
-SMALL_OBJECT = 1 << 20  # up to this size a sha1 id is hashed by Python's own module, not OpenSSL's
-
-
-def _object_id(object_format: str, raw: bytes) -> str:
-    """The id of an object (header and content). A state file is small:
-    Python's built-in sha1 hashes it, which loads in 0.4 ms where ``hashlib``
-    (OpenSSL) takes 3 to 4 ms at start-up; a big content, or sha256, goes to
-    ``hashlib`` (about ten times faster per byte)."""
-    if object_format == "sha1" and len(raw) <= SMALL_OBJECT:
-        try:
-            from _sha1 import sha1  # type: ignore[import-not-found]
-        except ImportError:  # a Python built without it
-            pass
-        else:
-            return str(sha1(raw).hexdigest())
-    import hashlib
-
-    return hashlib.new(object_format, raw).hexdigest()
-
-
-def blob_id(repo: Repo, data: bytes) -> str:
-    """The id ``data`` has as a blob in this repository."""
-    return _object_id(repo.object_format, f"blob {len(data)}\0".encode() + data)
-
-
-def write_object(repo: Repo, kind: str, data: bytes) -> str:
-    """Store one loose object and return its id (sha1 or sha256, as the repo)."""
-    raw = f"{kind} {len(data)}\0".encode() + data
-    oid = _object_id(repo.object_format, raw)
-    path = repo.objects_dir / oid[:2] / oid[2:]
-    if path.exists():
-        return oid
-    for attempt in range(10):
-        # A git gc or repack running meanwhile removes fan-out directories it
-        # emptied: make it again. (Removed between mkdir's "exists" and its
-        # check that it is a directory, it is a FileExistsError.)
-        try:
-            path.parent.mkdir(exist_ok=True)
-            fd, tmp = new_file(path.parent, "tmp_obj_")
-            break
-        except (FileNotFoundError, FileExistsError):
-            if attempt == 9:
-                raise
-    import zlib  # here: a command that only reads (status, the lock check) never loads it
-
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(zlib.compress(raw, 1))
-        os.chmod(tmp, 0o444)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return oid
-
-
-class TreeEntry(NamedTuple):
-    mode: str  # "100644", "100755", "120000" or "40000"
-    name: str
-    oid: str
-
-
-def write_tree(repo: Repo, entries: Iterable[TreeEntry]) -> str:
-    # git orders entries by name, a tree's name compared as if it ended in "/".
-    def key(e: TreeEntry) -> bytes:
-        return e.name.encode() + (b"/" if e.mode == "40000" else b"")
-
-    body = b"".join(f"{e.mode} {e.name}".encode() + b"\0" + bytes.fromhex(e.oid) for e in sorted(entries, key=key))
-    return write_object(repo, "tree", body)
-
-
-def parse_tree(repo: Repo, data: bytes) -> list[TreeEntry]:
-    size = 32 if repo.object_format == "sha256" else 20
-    entries: list[TreeEntry] = []
-    i = 0
-    while i < len(data):
-        nul = data.index(b"\0", i)
-        mode, _, name = data[i:nul].decode(errors="surrogateescape").partition(" ")
-        entries.append(TreeEntry(mode, name, data[nul + 1 : nul + 1 + size].hex()))
-        i = nul + 1 + size
-    return entries
-
-
-def git_time() -> str:
-    offset = -time.altzone if time.localtime().tm_isdst > 0 else -time.timezone
-    sign = "+" if offset >= 0 else "-"
-    offset = abs(offset)
-    return f"{int(time.time())} {sign}{offset // 3600:02d}{offset % 3600 // 60:02d}"
-
-
-def write_commit(
-    repo: Repo,
-    tree: str,
-    parents: list[str],
-    message: str,
-    author: Identity,
-    committer: Identity,
-) -> str:
-    stamp = git_time()
-    lines = [f"tree {tree}"]
-    lines += [f"parent {p}" for p in parents]
-    lines.append(f"author {author.name} <{author.email}> {stamp}")
-    lines.append(f"committer {committer.name} <{committer.email}> {stamp}")
-    body = "\n".join(lines) + "\n\n" + message.rstrip("\n") + "\n"
-    return write_object(repo, "commit", body.encode())
 
 
 def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) -> str | None:
@@ -619,72 +353,6 @@ def apart(repo: Repo, a: str, b: str) -> Apart:
             boundary.append(line[1:])
     unrelated = not boundary and mine > 0 and other > 0  # (the same commit twice has no boundary either)
     return Apart(mine, other, boundary[0] if len(boundary) == 1 else None, len(boundary) == 1 or unrelated)
-
-
-def missing_objects(repo: Repo, rev: str) -> list[str]:
-    """Objects ``rev``'s history names that the object store no longer has (a prune that raced a write)."""
-    proc = repo.git("rev-list", "--objects", "--missing=print", rev, "--", check=False)
-    return [line[1:].split()[0] for line in text(proc.stdout).splitlines() if line.startswith("?")]
-
-
-def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tuple[str, bool]:
-    """Three-way text merge with ``git merge-file``: the text and whether it conflicted."""
-    import tempfile  # sync only
-
-    with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
-        paths = []
-        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_text(text if text.endswith("\n") or not text else text + "\n")
-            paths.append(str(path))
-        proc = run(["merge-file", "-p", "-L", "here", "-L", "base", "-L", there, *paths], check=False)
-        if proc.returncode < 0 or proc.returncode >= 127:
-            raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
-        return proc.stdout.decode().rstrip("\n"), proc.returncode > 0
-
-
-def hash_paths(repo: Repo, paths: list[str]) -> dict[str, str]:
-    """The blob id each working-tree file would get from ``git add`` (clean
-    filters and line endings applied); paths with a newline are left out."""
-    plain = [p for p in paths if "\n" not in p]
-    if not plain:
-        return {}
-    proc = repo.git(
-        "hash-object", "--stdin-paths", input="".join(f"{p}\n" for p in plain).encode(errors="surrogateescape")
-    )
-    return dict(zip(plain, proc.stdout.decode().split(), strict=True))
-
-
-def checkout_bytes(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
-    """The bytes a checkout would write for each ``(blob id, path)``: smudge
-    filters and line endings applied, as ``git checkout`` would (one process;
-    one each where a filter changed a size: git 2.39's batch header gives the
-    size before the filter, git-lfs's smudge for one)."""
-    if not wanted:
-        return []
-    if any("\n" in path for _, path in wanted):  # the batch protocol is one line each
-        return _checkout_each(repo, wanted)
-    batch = "".join(f"{oid} {path}\n" for oid, path in wanted).encode(errors="surrogateescape")
-    out = repo.git("cat-file", "--batch", "--filters", input=batch).stdout
-    found: list[bytes] = []
-    at = 0
-    for oid, _ in wanted:
-        end = out.find(b"\n", at)
-        header = out[at:end].split() if end >= 0 else []
-        if len(header) != 3 or header[0].decode(errors="replace") != oid or not header[2].isdigit():
-            if header[1:2] == [b"missing"]:
-                raise GitError(f"git cat-file --filters: {oid} missing")
-            return _checkout_each(repo, wanted)  # the sizes do not add up: a filter changed one
-        size = int(header[2])
-        if out[end + 1 + size : end + 2 + size] != b"\n":
-            return _checkout_each(repo, wanted)
-        found.append(out[end + 1 : end + 1 + size])
-        at = end + 1 + size + 1
-    return found if at == len(out) else _checkout_each(repo, wanted)
-
-
-def _checkout_each(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
-    return [repo.git("cat-file", "--filters", f"--path={path}", oid).stdout for oid, path in wanted]
 
 
 def remotes(repo: Repo) -> list[str]:
