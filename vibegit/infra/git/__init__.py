@@ -12,7 +12,8 @@ need, one module per concern.
 - ``remotes``: the remotes, their URLs and the upstream, a push.
 
 Callers write ``git.NAME``: every public name of those modules is
-re-exported here (a test holds the list complete), with the few of
+re-exported here (a test holds the list complete; the remotes' when first
+asked for), with the few of
 ``gitlite`` and ``core.text`` callers need beside them (the environment git
 runs in; ``is_oid``, to check an id before git sees it).
 """
@@ -79,15 +80,6 @@ from vibegit.infra.git.refs import (
     tree_of,
     update_ref,
 )
-from vibegit.infra.git.remotes import (
-    REMOTE_NS,
-    Pushed,
-    Remotes,
-    network_env,
-    push_ref,
-    remote_config,
-    remote_names,
-)
 from vibegit.infra.git.repository import (
     FALLBACK_EMAIL,
     FALLBACK_NAME,
@@ -102,6 +94,33 @@ from vibegit.infra.git.repository import (
     stamp,
 )
 from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.infra.git.remotes import (
+        REMOTE_NS,
+        Pushed,
+        Remotes,
+        network_env,
+        push_ref,
+        remote_config,
+        remote_names,
+    )
+else:
+    _LATER = {"REMOTE_NS", "Pushed", "Remotes", "network_env", "push_ref", "remote_config", "remote_names"}
+
+    def __getattr__(name: str) -> object:
+        """The remotes' names, loaded at their first use: the lock check in a
+        git hook never talks to a remote, nor does a command in a repository
+        that has none (the module costs a quarter of a millisecond to load)."""
+        if name not in _LATER:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from vibegit.infra.git import remotes
+
+        value = getattr(remotes, name)
+        globals()[name] = value
+        return value
+
 
 __all__ = [
     "AHEAD_BYTES",
