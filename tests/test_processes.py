@@ -14,7 +14,7 @@ from tests.helpers import git
 from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra import gitlite
-from vibegit.infra.git import objects, process, refs, remotes, repository
+from vibegit.infra.git import objects, process, refs, remotes
 from vibegit.infra.gitlite import DEVNULL, PIPE, Child
 
 BIG = 300_000  # more than a pipe holds
@@ -85,7 +85,7 @@ def test_the_git_layer_re_exports_every_public_name_of_its_modules() -> None:
     """Callers write ``git.NAME``: each module's public names are the package's,
     the same objects; only the layer's own plumbing is left out."""
     internal = {"start", "early_for"}  # starting a process, and the early one it may take: the layer's own
-    for module in (process, repository, objects, refs, remotes):
+    for module in (process, objects, refs, remotes):
         for name in _defined(module) - internal:
             assert name in vgit.__all__ and getattr(vgit, name) is getattr(module, name), (module.__name__, name)
     assert all(hasattr(vgit, name) for name in vgit.__all__) and not internal & set(vgit.__all__)

@@ -3,19 +3,19 @@ need, one module per concern.
 
 - ``process``: starting git (``start``, the one place a git process starts,
   through ``gitlite.Child``); ``run``, ``fields``, ``running``, ``detach``;
-  ``Repo``, the repository a process runs in.
-- ``repository``: finding the repository, reading its configuration.
-- ``objects``: the object database, read through one ``cat-file --batch``
-  (one header parser), written straight into the object store, hashed;
-  working-tree files to objects and back.
+  the repository they run in (``Repo``, ``find_repo``) and its
+  configuration (``read_config``).
+- ``objects``: the object database, read through one ``cat-file --batch``,
+  written straight into the object store, hashed; working-tree files to
+  objects and back.
 - ``refs``: refs and history, refs moved by compare-and-swap, HEAD.
 - ``remotes``: the remotes, their URLs and the upstream, a push.
 
 Callers write ``git.NAME``: every public name of those modules is
-re-exported here (a test holds the list complete; the remotes' when first
-asked for), with the few of
-``gitlite`` and ``core.text`` callers need beside them (the environment git
-runs in; ``is_oid``, to check an id before git sees it).
+re-exported here (the remotes' loaded when first asked for; a test holds
+the list complete), with the few of ``gitlite`` and ``core.text`` callers
+need beside them (the environment git runs in; ``is_oid``, to check an id
+before git sees it).
 """
 
 from __future__ import annotations
@@ -42,17 +42,28 @@ from vibegit.infra.git.objects import (
     write_tree,
 )
 from vibegit.infra.git.process import (
+    FALLBACK_EMAIL,
+    FALLBACK_NAME,
+    Config,
     Done,
+    Identity,
     Repo,
     background,
+    config_files,
+    config_values,
     detach,
     fields,
+    find_repo,
+    identity,
     new_file,
     out,
+    read_config,
     reason,
+    rev_parse,
     run,
     running,
     scratch_file,
+    stamp,
     text,
 )
 from vibegit.infra.git.refs import (
@@ -79,19 +90,6 @@ from vibegit.infra.git.refs import (
     resolve,
     tree_of,
     update_ref,
-)
-from vibegit.infra.git.repository import (
-    FALLBACK_EMAIL,
-    FALLBACK_NAME,
-    Config,
-    Identity,
-    config_files,
-    config_values,
-    find_repo,
-    identity,
-    read_config,
-    rev_parse,
-    stamp,
 )
 from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
 

@@ -17,8 +17,7 @@ from pathlib import Path
 
 from vibegit.core.records import NamedTuple
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.git.process import Repo, new_file, run, start, text
-from vibegit.infra.git.repository import Identity, early_for
+from vibegit.infra.git.process import Identity, Repo, early_for, new_file, run, start, text
 from vibegit.infra.gitlite import CAT_FILE, PIPE, grow_pipe
 
 BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
