@@ -5,9 +5,9 @@ need, one module per concern.
   through ``gitlite.Child``); ``run``, ``fields``, ``running``, ``detach``;
   the repository they run in (``Repo``, ``find_repo``) and its
   configuration (``read_config``).
-- ``objects``: the object database, read through one ``cat-file --batch``,
-  written straight into the object store, hashed; working-tree files to
-  objects and back.
+- ``objects``: the object database, read through one ``cat-file --batch``
+  (one header parser, ``parse_header``), written straight into the object
+  store, hashed; working-tree files to objects and back.
 - ``refs``: refs and history, refs moved by compare-and-swap, HEAD.
 - ``remotes``: the remotes, their URLs and the upstream, a push.
 
@@ -24,6 +24,7 @@ from vibegit.core.text import is_oid
 from vibegit.infra.git.objects import (
     AHEAD_BYTES,
     BATCH,
+    KINDS,
     SMALL_OBJECT,
     CatFile,
     TooLarge,
@@ -35,6 +36,7 @@ from vibegit.infra.git.objects import (
     hash_paths,
     merge_text,
     missing_objects,
+    parse_header,
     parse_tree,
     reader,
     write_commit,
@@ -127,6 +129,7 @@ __all__ = [
     "FALLBACK_NAME",
     "HOOK_GIT_VARS",
     "IN_HOOK",
+    "KINDS",
     "REMOTE_NS",
     "SMALL_OBJECT",
     "Apart",
@@ -174,6 +177,7 @@ __all__ = [
     "new_file",
     "out",
     "parents",
+    "parse_header",
     "parse_tree",
     "pin_repo_env",
     "push_ref",

@@ -16,6 +16,7 @@ from itertools import islice
 from pathlib import Path
 
 from vibegit.core.records import NamedTuple
+from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
 from vibegit.infra.git.process import Identity, Repo, early_for, new_file, run, start, text
 from vibegit.infra.gitlite import CAT_FILE, PIPE, grow_pipe
@@ -32,6 +33,39 @@ class TooLarge(BadInput):
         self.size = size
 
 
+KINDS = (b"blob", b"tree", b"commit", b"tag")  # the object types cat-file names in a header
+
+
+def parse_header(line: bytes, asked: bytes) -> tuple[str, str, int] | None:
+    """What ``git cat-file --batch`` answered to the name ``asked``, in one
+    header line (as read, its newline included): ``(type, oid, size)`` of the
+    object ("<oid> <type> <size>"), or None when the name names none
+    ("<asked> missing", "<asked> ambiguous": the name, then one lower-case
+    word). Any other line is not its answer to that name, or an answer cut
+    short: ValueError. Every reader of the protocol reads its headers here."""
+    if line.endswith(b"\n"):
+        body = line[:-1]
+        oid, _, rest = body.partition(b" ")
+        kind, _, size = rest.partition(b" ")
+        if kind in KINDS and size.isdigit() and is_oid(oid.decode("ascii", "replace")):
+            return kind.decode(), oid.decode(), int(size)
+        name, _, word = body.rpartition(b" ")
+        if name == asked and word.isalpha() and word.islower():
+            return None
+    raise ValueError(f"not cat-file's answer to {asked[:60]!r}: {line[:80]!r}")
+
+
+def _asked(rev: str) -> bytes | None:
+    """``rev`` as a line of cat-file's input; None for one no line can ask
+    (a newline or a NUL in it, or text that is no path's)."""
+    if "\n" in rev or "\0" in rev:
+        return None
+    try:
+        return rev.encode(errors="surrogateescape")  # a path git gave, undecodable bytes and all
+    except UnicodeEncodeError:
+        return None
+
+
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -44,20 +78,22 @@ class CatFile:
 
     def _header(self, rev: str) -> tuple[str, str, int] | None:
         assert self._proc.stdin
-        if "\n" in rev:
+        name = _asked(rev)
+        if name is None:
             return None
-        self._proc.stdin.write(rev.encode() + b"\n")
+        self._proc.stdin.write(name + b"\n")
         self._proc.stdin.flush()
-        return self._answer()
+        return self._answer(name)
 
-    def _answer(self) -> tuple[str, str, int] | None:
+    def _answer(self, name: bytes) -> tuple[str, str, int] | None:
+        """The header git answers ``name`` with (``parse_header``); a line that is none is an error."""
         assert self._proc.stdout
-        header = self._proc.stdout.readline().decode()
-        parts = header.split()
-        if len(parts) != 3:  # "<rev> missing" / "ambiguous"
-            return None
-        oid, kind, size = parts
-        return kind, oid, int(size)
+        line = self._proc.stdout.readline()
+        try:
+            return parse_header(line, name)
+        except ValueError:
+            said = "ended" if not line else f"answered {text(line[:60])!r}"
+            raise GitError(f"git cat-file {said} where the header for {text(name[:60])!r} was due") from None
 
     def get(self, rev: str, limit: int | None = None) -> tuple[str, str, bytes] | None:
         """``(type, oid, content)`` of ``rev``, or None when it is missing;
@@ -112,7 +148,7 @@ class CatFile:
         todo = iter(revs)
 
         def lines(batch: list[str]) -> bytes:
-            return b"".join(rev.encode() + b"\n" for rev in batch if "\n" not in rev)
+            return b"".join(name + b"\n" for name in map(_asked, batch) if name is not None)
 
         def ask(data: bytes) -> int:
             inp.write(data)
@@ -129,7 +165,8 @@ class CatFile:
                 if ahead:  # git answers it while this one is read
                     asked = ask(data)
                 for rev in batch:
-                    found = self._answer() if "\n" not in rev else None
+                    name = _asked(rev)
+                    found = self._answer(name) if name is not None else None
                     if found is None:
                         yield None
                         continue
@@ -365,17 +402,18 @@ def checkout_bytes(repo: Repo, wanted: list[tuple[str, str]]) -> list[bytes]:
     found: list[bytes] = []
     at = 0
     for oid, _ in wanted:
-        end = out.find(b"\n", at)
-        header = out[at:end].split() if end >= 0 else []
-        if len(header) != 3 or header[0].decode(errors="replace") != oid or not header[2].isdigit():
-            if header[1:2] == [b"missing"]:
-                raise GitError(f"git cat-file --filters: {oid} missing")
+        end = out.find(b"\n", at) + 1 or len(out)  # just after the header's newline
+        try:
+            header = parse_header(out[at:end], oid.encode())  # the name before the path: "<oid> missing"
+        except ValueError:
             return _checkout_each(repo, wanted)  # the sizes do not add up: a filter changed one
-        size = int(header[2])
-        if out[end + 1 + size : end + 2 + size] != b"\n":
+        if header is None:
+            raise GitError(f"git cat-file --filters: {oid} missing")
+        size = header[2]
+        if header[1] != oid or out[end + size : end + size + 1] != b"\n":
             return _checkout_each(repo, wanted)
-        found.append(out[end + 1 : end + 1 + size])
-        at = end + 1 + size + 1
+        found.append(out[end : end + size])
+        at = end + size + 1
     return found if at == len(out) else _checkout_each(repo, wanted)
 
 
