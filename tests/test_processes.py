@@ -3,6 +3,7 @@ process) and the object ids vibegit computes itself."""
 
 from __future__ import annotations
 
+import ast
 import os
 import time
 from pathlib import Path
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import git
+from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra import gitlite
+from vibegit.infra.git import objects, process, refs, remotes
 from vibegit.infra.gitlite import DEVNULL, PIPE, Child
 
 BIG = 300_000  # more than a pipe holds
@@ -42,7 +45,7 @@ def test_git_runs_in_the_directory_asked_and_a_failure_is_one_line(tmp_path: Pat
     git(repo, "init", "-q")
     done = vgit.run(["rev-parse", "--show-prefix"], cwd=repo / "sub")
     assert done.stdout == b"sub/\n" and done.returncode == 0 and done.args == ["rev-parse", "--show-prefix"]
-    with pytest.raises(vgit.GitError) as err:
+    with pytest.raises(GitError) as err:
         vgit.run(["rev-parse", "--verify", "nothing"], cwd=repo)
     assert str(err.value) == "git rev-parse --verify nothing failed: fatal: Needed a single revision"
 
@@ -52,12 +55,61 @@ def test_detached_housekeeping_is_reaped_once_it_ends(tmp_path: Path) -> None:
     git(repo.parent, "init", "-q", str(repo))
     found = vgit.find_repo(repo)
     vgit.detach(found, "version")
-    first = vgit._detached[-1]
+    first = process._detached[-1]
     deadline = time.monotonic() + 30
     while not first.done() and time.monotonic() < deadline:
         time.sleep(0.01)
     vgit.detach(found, "version")
-    assert first not in vgit._detached  # waited for: no zombie left in a long-running server
+    assert first not in process._detached  # waited for: no zombie left in a long-running server
+
+
+PACKAGE = Path(vgit.__file__).parent.parent.parent  # vibegit/
+SPAWNS = {"Child", "posix_spawn", "posix_spawnp", "system", "popen", "fork_exec", "execv", "execvp", "execvpe"}
+
+
+def _defined(module: object) -> set[str]:
+    """The public names a module's own top-level statements define."""
+    tree = ast.parse(Path(str(getattr(module, "__file__", ""))).read_text())
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return {name for name in names if not name.startswith("_") and name != "TYPE_CHECKING"}
+
+
+def test_the_git_layer_re_exports_every_public_name_of_its_modules() -> None:
+    """Callers write ``git.NAME``: each module's public names are the package's,
+    the same objects; only the layer's own plumbing is left out."""
+    internal = {"start", "early_for"}  # starting a process, and the early one it may take: the layer's own
+    for module in (process, objects, refs, remotes):
+        for name in _defined(module) - internal:
+            assert name in vgit.__all__ and getattr(vgit, name) is getattr(module, name), (module.__name__, name)
+    assert all(hasattr(vgit, name) for name in vgit.__all__) and not internal & set(vgit.__all__)
+
+
+def test_only_the_git_layer_starts_git() -> None:
+    """One place starts a git process: ``git.process.start`` (and gitlite's
+    early processes, which it takes). Nothing else spawns a process but
+    through ``subprocess`` (a user's hook command, a Python probe), and no
+    ``subprocess`` call there runs git."""
+    allowed = {PACKAGE / "infra" / "gitlite.py", PACKAGE / "infra" / "git" / "process.py"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called in SPAWNS and path not in allowed:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {called}")
+            first = node.args[0] if node.args else None
+            head = first.elts[0] if isinstance(first, ast.List) and first.elts else None
+            if isinstance(head, ast.Constant) and head.value == "git" and path not in allowed:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} [git, …]")
+    assert found == []
 
 
 @pytest.mark.parametrize("object_format", ["sha1", "sha256"])

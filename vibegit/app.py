@@ -120,7 +120,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         return
     from vibegit.infra import remote
 
-    if given is None and not git.remotes(repo):
+    if given is None and not git.remote_names(repo):
         return
     if implicit and not repo.out(
         "for-each-ref", "--count=1", "--format=%(refname)", f"refs/remotes/*/{conf.state_branch}"

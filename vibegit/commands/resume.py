@@ -159,7 +159,7 @@ def go_to_checkpoint(
     branch = k.branch if k is not None else state.workflow.branch
     commit = k.commit if k is not None else None
     if k is not None and commit and not git.tree_of(repo, commit):
-        name = remote.state_remote(repo, settings, given) if (given or git.remotes(repo)) else None
+        name = remote.state_remote(repo, settings, given) if (given or git.remote_names(repo)) else None
         if name is None or not remote.fetch_commit(repo, name, commit):
             if name:
                 say(t("resume.commit_missing_there", commit=commit[:12], remote=name))
