@@ -135,6 +135,12 @@ def test_the_common_shapes_need_no_pyyaml() -> None:
     assert plainyaml.read(text)[0] == data == pyyaml_load(text)
 
 
+@pytest.mark.parametrize("text", [" _:\n _:", " a: 1\n", "  a:\n  - x\n"])
+def test_an_indented_top_level_is_left_to_pyyaml(text: str) -> None:
+    """Found by the test below: an indented top level was read as if it began at column 0."""
+    assert read(text) is Unsure
+
+
 @pytest.mark.parametrize("word", ["y", "n", "Y", "N", "tRUE", "nULL", "oN", "yES", "Nope"])
 def test_words_pyyaml_reads_as_text_need_no_pyyaml(word: str) -> None:
     """A reply of "y" or "n" is text to PyYAML (its booleans are yes/no/on/off

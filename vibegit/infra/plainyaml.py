@@ -33,6 +33,8 @@ def read(text: str) -> tuple[dict[str, object], dict[Keys, int]]:
     yamldoc's resolvers: null, booleans and integers), and the line of each
     key and list item (for error messages); anything else is Unsure."""
     reader = _Reader(text)
+    if reader.lines[0][0]:
+        raise Unsure  # an indented top level: emit never writes one (and the reader's levels start at 0)
     value = reader.mapping(0, reader.lines[0][1], ())
     if reader.i != len(reader.lines):
         raise Unsure
