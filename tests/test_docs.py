@@ -24,10 +24,14 @@ def test_the_pre_commit_snippet_pins_no_rev_that_does_not_exist() -> None:
     config = yaml.safe_load(block.group(1))
     [entry] = config["repos"]
     rev = str(entry["rev"])
-    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    # A tag that exists, or the placeholder the text tells the reader to fill in.
-    assert rev in tags or (rev == "COMMIT_SHA" and "the tag or commit of vibegit you install" in readme), rev
-    assert f"version {__version__}" in readme, "the text names the real version"
+    assert rev == f"v{__version__}", "rev is this version's release tag"
+    assert f"version {__version__}, tagged `{rev}`" in readme, "the text names the real version and its tag"
+    assert f"## {__version__}" in (ROOT / "CHANGELOG.md").read_text(), "the CHANGELOG has the release"
+    # Where the tag is here (a clone with tags), it names this version's commit or one before it.
+    tagged = subprocess.run(["git", "rev-parse", "-q", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True)
+    if tagged.returncode == 0:
+        ancestor = subprocess.run(["git", "merge-base", "--is-ancestor", tagged.stdout.strip(), "HEAD"], cwd=ROOT)
+        assert ancestor.returncode == 0, f"{rev} is not in this history"
     hooks = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert {h["id"] for h in entry["hooks"]} <= hooks
 

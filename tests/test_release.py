@@ -24,15 +24,11 @@ def run(*args: str | Path, cwd: Path = ROOT) -> str:
     return proc.stdout
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--outdir", out, ROOT)
-    return out
-
-
 @pytest.mark.slow
-def test_the_sdist_and_wheel_carry_the_one_version_and_pass_the_index_checks(dist: Path) -> None:
+def test_the_release_builds_checks_and_runs_the_demo_from_a_fresh_virtualenv(tmp_path: Path) -> None:
+    """One test, not two: two builds of one source tree at once would race in its egg-info."""
+    dist = tmp_path / "dist"
+    run(sys.executable, "-m", "build", "--outdir", dist, ROOT)
     stem = NAME.replace("-", "_")
     wheel, sdist = dist / f"{stem}-{__version__}-py3-none-any.whl", dist / f"{stem}-{__version__}.tar.gz"
     assert wheel.is_file() and sdist.is_file(), sorted(p.name for p in dist.iterdir())
@@ -50,13 +46,9 @@ def test_the_sdist_and_wheel_carry_the_one_version_and_pass_the_index_checks(dis
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## {__version__}" in changelog, "the CHANGELOG has this version's section"
 
-
-@pytest.mark.slow
-def test_the_wheel_in_a_fresh_virtualenv_runs_the_demo(dist: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", venv)
     python = venv / "bin" / "python"
-    [wheel] = dist.glob("*.whl")
     run(python, "-m", "pip", "install", "-q", wheel)  # its dependencies from the package index
     assert run(venv / "bin" / "vibegit", "--version").strip() == f"vibegit {__version__}"
     story = run(venv / "bin" / "vibegit", "demo", cwd=tmp_path)
