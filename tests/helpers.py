@@ -92,6 +92,24 @@ def vg_here(*args: str, cwd: Path) -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
+def vg_as(host: str, where: Path, *args: str) -> Result:
+    """``vg_here`` as machine ``host`` (VIBEGIT_HOST), for hypothesis tests."""
+    saved = os.environ.get("VIBEGIT_HOST")
+    os.environ["VIBEGIT_HOST"] = host
+    try:
+        return vg_here(*args, cwd=where)
+    finally:
+        os.environ.pop("VIBEGIT_HOST")
+        if saved is not None:
+            os.environ["VIBEGIT_HOST"] = saved
+
+
+def ok_as(host: str, where: Path, *args: str) -> Result:
+    result = vg_as(host, where, *args)
+    assert result.code == 0, (host, args, result.out, result.err)
+    return result
+
+
 def vg_proc(*args: str, cwd: Path, input: str = "", env: dict[str, str] | None = None) -> Result:
     """Run the installed vibegit as a separate process."""
     proc = subprocess.run(

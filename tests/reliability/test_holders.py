@@ -9,7 +9,6 @@ are refused, and the advice they get (sync, resume) works."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Result, git, init_repo, machine_id, vg_here
+from tests.helpers import Result, git, init_repo, machine_id, ok_as, vg_as
 
 pytestmark = pytest.mark.slow
 
@@ -34,20 +33,11 @@ _TEMPLATE: dict[str, Path] = {}
 
 
 def as_host(name: str, where: Path, *args: str) -> Result:
-    saved = os.environ.get("VIBEGIT_HOST")
-    os.environ["VIBEGIT_HOST"] = HOST[name]
-    try:
-        return vg_here(*args, cwd=where)
-    finally:
-        os.environ.pop("VIBEGIT_HOST")
-        if saved is not None:
-            os.environ["VIBEGIT_HOST"] = saved
+    return vg_as(HOST[name], where, *args)
 
 
 def ok(name: str, where: Path, *args: str) -> Result:
-    result = as_host(name, where, *args)
-    assert result.code == 0, (name, args, result.out, result.err)
-    return result
+    return ok_as(HOST[name], where, *args)
 
 
 def template(factory: pytest.TempPathFactory) -> Path:

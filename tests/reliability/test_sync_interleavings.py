@@ -6,7 +6,6 @@ or the other."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Result, fsck, git, init_repo, run_git, vg_here
+from tests.helpers import fsck, git, init_repo, ok_as, run_git, vg_as
 from vibegit.core.settings import settings as read_settings
 from vibegit.infra import git as vgit
 from vibegit.infra import store
@@ -34,23 +33,6 @@ OPS = st.lists(
 _TEMPLATE: dict[str, Path] = {}
 
 
-def as_host(host: str, where: Path, *args: str) -> Result:
-    saved = os.environ.get("VIBEGIT_HOST")
-    os.environ["VIBEGIT_HOST"] = host
-    try:
-        return vg_here(*args, cwd=where)
-    finally:
-        os.environ.pop("VIBEGIT_HOST")
-        if saved is not None:
-            os.environ["VIBEGIT_HOST"] = saved
-
-
-def ok(host: str, where: Path, *args: str) -> Result:
-    result = as_host(host, where, *args)
-    assert result.code == 0, (host, args, result.out, result.err)
-    return result
-
-
 def template(factory: pytest.TempPathFactory) -> Path:
     """A remote, the laptop that started the workflow and synced, the desktop that cloned it and synced."""
     if "t" not in _TEMPLATE:
@@ -59,11 +41,11 @@ def template(factory: pytest.TempPathFactory) -> Path:
         laptop = init_repo(root / "laptop")
         git(laptop, "remote", "add", "origin", str(root / "remote.git"))
         git(laptop, "push", "-q", "-u", "origin", "main")
-        ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
-        ok("laptop", laptop, "task", "add", "T-001", "base task")
-        ok("laptop", laptop, "sync")
+        ok_as("laptop", laptop, "start", "vibe-code", "--goal", "g")
+        ok_as("laptop", laptop, "task", "add", "T-001", "base task")
+        ok_as("laptop", laptop, "sync")
         git(root, "clone", "-q", str(root / "remote.git"), "desktop")
-        ok("desktop", root / "desktop", "sync")
+        ok_as("desktop", root / "desktop", "sync")
         _TEMPLATE["t"] = root
     return _TEMPLATE["t"]
 
@@ -106,15 +88,15 @@ def test_two_machines_lose_nothing_whatever_the_order(
     for step, (host, kind, n) in enumerate(ops):
         where, text = place[host], f"{host} {kind} {step}"
         if kind == "task":
-            result = as_host(host, where, "task", "add", f"T-{n:03d}", text)
+            result = vg_as(host, where, "task", "add", f"T-{n:03d}", text)
         elif kind == "memory":
-            result = as_host(host, where, "memory", "add", "project_knowledge", text)
+            result = vg_as(host, where, "memory", "add", "project_knowledge", text)
         elif kind == "question":
-            result = as_host(host, where, "context", "--question", text)
+            result = vg_as(host, where, "context", "--question", text)
         elif kind == "resume":
-            result = as_host(host, where, "resume")
+            result = vg_as(host, where, "resume")
         else:
-            result = ok(host, where, "sync")
+            result = ok_as(host, where, "sync")
         assert result.code in (0, 1, 2) and "Traceback" not in result.err, result
         if result.code == 0 and kind in ("task", "memory", "question"):
             expected.add(text)
@@ -122,7 +104,7 @@ def test_two_machines_lose_nothing_whatever_the_order(
             events.append(git(where, "rev-parse", "vibegit/state"))
 
     for host in (*HOSTS, HOSTS[0]):
-        ok(host, place[host], "sync")
+        ok_as(host, place[host], "sync")
     tips = {git(place[host], "rev-parse", "vibegit/state") for host in HOSTS}
     assert tips == {git(root / "remote.git", "rev-parse", "vibegit/state")}
     tip = tips.pop()
