@@ -379,6 +379,19 @@ def race_on_first_push(laptop: Path, tmp_path: Path, *meanwhile: list[str]) -> N
     git(laptop, "config", "core.hooksPath", str(hooks))
 
 
+def racing(tmp_path: Path, m: Machines, *during: list[str]) -> tuple[Path, Path, Path]:
+    """Both sides moved on, and the desktop's newest event is pushed (with
+    ``during``'s commands) while the laptop's first push of its sync runs."""
+    remote, laptop, desktop = two_machines(tmp_path, m)
+    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
+    m.ok("desktop", desktop, "sync")
+    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second, pushed during the laptop's sync")
+    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
+    push = ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
+    race_on_first_push(laptop, tmp_path, push, *during)
+    return remote, laptop, desktop
+
+
 def merges(where: Path) -> list[str]:
     return git(where, "rev-list", "--merges", "vibegit/state").split()
 
@@ -387,14 +400,7 @@ def test_a_sync_that_lost_the_race_merges_once_and_pushes(tmp_path: Path, m: Mac
     """Another push lands while this one runs: the sync waits a little,
     fetches again and makes its merge again from its own side (the first
     one is not kept beneath a second): one merge for one sync call."""
-    remote, laptop, desktop = two_machines(tmp_path, m)
-    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
-    m.ok("desktop", desktop, "sync")
-    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second, pushed during the laptop's sync")
-    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
-    race_on_first_push(
-        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
-    )
+    remote, laptop, desktop = racing(tmp_path, m)
     before = merges(laptop)
     result = m.ok("laptop", laptop, "sync")
     assert "origin moved on while syncing; fetching again." in result.out
@@ -412,19 +418,14 @@ def test_an_event_recorded_during_the_race_is_kept(tmp_path: Path, m: Machines) 
     that merge stays beneath it (nothing recorded here is ever dropped)."""
     import sys
 
-    remote, laptop, desktop = two_machines(tmp_path, m)
-    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
-    m.ok("desktop", desktop, "sync")
-    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
-    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
-    race_on_first_push(
-        laptop,
+    laptop_path = tmp_path / "laptop"
+    remote, laptop, _desktop = racing(
         tmp_path,
-        ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"],
+        m,
         [
             sys.executable,
             "-c",
-            f"import os, sys; os.chdir({str(laptop)!r}); from vibegit.main import main; "
+            f"import os, sys; os.chdir({str(laptop_path)!r}); from vibegit.main import main; "
             "sys.exit(main(['task', 'add', 'T-021', 'recorded during the sync']))",
         ],
     )
@@ -434,14 +435,7 @@ def test_an_event_recorded_during_the_race_is_kept(tmp_path: Path, m: Machines) 
 
 
 def test_a_sync_that_keeps_losing_stops_in_time_with_nothing_lost(tmp_path: Path, m: Machines) -> None:
-    remote, laptop, desktop = two_machines(tmp_path, m)
-    m.ok("desktop", desktop, "task", "add", "T-010", "desktop's first")
-    m.ok("desktop", desktop, "sync")
-    m.ok("desktop", desktop, "task", "add", "T-011", "desktop's second")
-    m.ok("laptop", laptop, "task", "add", "T-020", "laptop's")
-    race_on_first_push(
-        laptop, tmp_path, ["git", "-C", str(desktop), "push", "-q", "--no-verify", "origin", "vibegit/state"]
-    )
+    remote, laptop, _desktop = racing(tmp_path, m)
     git(laptop, "config", "vibegit.syncTimeout", "0")  # one try
     failed = m("laptop", laptop, "sync")
     line = failed.err.splitlines()[-1]  # (the line before: the test's hooksPath hides vibegit's lock check)
