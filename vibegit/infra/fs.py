@@ -14,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
@@ -39,7 +39,7 @@ def parts(rel: str | os.PathLike[str]) -> list[str]:
     return found
 
 
-class _Dir:
+class Dir:
     """An open directory: names inside it are used without following links."""
 
     def __init__(self, path: Path, fd: int | None) -> None:
@@ -61,13 +61,13 @@ class _Dir:
             raise OSError(errno.ELOOP, "is a symbolic link", str(self.path / name))
         return os.open(self.path / name, flags, mode)
 
-    def sub(self, name: str) -> _Dir:
+    def sub(self, name: str) -> Dir:
         if self.fd is not None:
-            return _Dir(self.path / name, os.open(name, _DIR_FLAGS, dir_fd=self.fd))
+            return Dir(self.path / name, os.open(name, _DIR_FLAGS, dir_fd=self.fd))
         st = self.stat(name)
         if st is None or not stat.S_ISDIR(st.st_mode):
             raise OSError(errno.ENOTDIR, "not a directory", str(self.path / name))
-        return _Dir(self.path / name, None)
+        return Dir(self.path / name, None)
 
     def mkdir(self, name: str) -> None:
         os.mkdir(name, 0o777, dir_fd=self.fd) if self.fd is not None else os.mkdir(self.path / name)
@@ -81,7 +81,7 @@ class _Dir:
     def listdir(self) -> list[str]:
         return os.listdir(self.fd) if self.fd is not None else os.listdir(self.path)
 
-    def rename(self, name: str, to: _Dir, new: str) -> None:
+    def rename(self, name: str, to: Dir, new: str) -> None:
         if self.fd is not None and to.fd is not None:
             os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
         else:
@@ -97,16 +97,108 @@ class _Dir:
         if self.fd is not None:
             os.close(self.fd)
 
+    # Whole files by name in this directory (the module's functions of the
+    # same name open the directory, then call these): many files of one
+    # directory cost one walk from the root, not one each.
+
+    def read_file(self, name: str, limit: int) -> bytes | None:
+        """The bytes of the regular file ``name``; None when nothing (or no
+        file) is there. A link, or a file over ``limit`` bytes, is an error."""
+        st = self.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise _link(self.path / name)
+        if st is None or not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > limit:
+            raise BadInput(f"{self.path / name}: too large ({st.st_size} bytes, at most {limit})")
+        try:
+            fd = self.open(name, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            data = _read_all(fd, st.st_size, limit)
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            raise BadInput(f"{self.path / name}: too large (over {limit} bytes)")
+        return data
+
+    def write_file(self, name: str, data: bytes, mode: int | None = None) -> None:
+        """Replace ``name`` with ``data`` in one rename; ``mode`` defaults to
+        the old file's, else 0o644. A link there refuses the write."""
+        st = self.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise _link(self.path / name)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"{self.path / name}: is not a regular file; not replacing it")
+        if mode is None:
+            mode = st.st_mode & 0o7777 if st is not None else 0o644
+        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
+        fd = self.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            try:
+                _write_all(fd, data)
+                os.fchmod(fd, mode)
+            finally:
+                os.close(fd)
+            self.rename(tmp, self, name)
+        except BaseException:
+            try:
+                self.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    def remove_file(self, name: str) -> bool:
+        """Delete the file or link ``name`` (a link itself, never its target); False when nothing was there."""
+        st = self.stat(name)
+        if st is None:
+            return False
+        if stat.S_ISDIR(st.st_mode):
+            raise BadInput(f"{self.path / name}: is a directory; not removing it")
+        self.unlink(name)
+        return True
+
+    def remove_leftovers(self, names: Iterable[str]) -> None:
+        """The scratch files of writes to ``names`` that a killed process left
+        behind (call it where no other writer of them can be running: under
+        the store's lock)."""
+        prefixes = tuple(f".{name}{TEMP}" for name in names)
+        for child in self.listdir():
+            st = self.stat(child) if child.startswith(prefixes) else None
+            if st is not None and stat.S_ISREG(st.st_mode):
+                self.unlink(child)
+
+
+def _read_all(fd: int, size: int, limit: int) -> bytes:
+    """What ``fd`` holds to its end, or its first ``limit + 1`` bytes when it
+    holds more (``size``: the length it had, read in one call if it still has it)."""
+    found = [os.read(fd, min(size, limit) + 1)]
+    total = len(found[0])
+    while total <= limit:
+        more = os.read(fd, min(1 << 20, limit + 1 - total))
+        if not more:
+            break
+        found.append(more)
+        total += len(more)
+    return found[0] if len(found) == 1 else b"".join(found)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
 
 def _link(path: Path) -> BadInput:
     return BadInput(f"{path}: is a symbolic link; vibegit never reads or writes through links (remove it)")
 
 
 @contextmanager
-def opendir(root: Path, rel: str | os.PathLike[str] = "", *, create: bool = False) -> Iterator[_Dir]:
+def opendir(root: Path, rel: str | os.PathLike[str] = "", *, create: bool = False) -> Iterator[Dir]:
     """The directory ``root/rel``, no link followed below ``root``; missing
     directories are made when ``create`` (FileNotFoundError otherwise)."""
-    here = _Dir(root, os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None)
+    here = Dir(root, os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None)
     try:
         for name in parts(rel):
             st = here.stat(name)
@@ -156,27 +248,7 @@ def write(root: Path, rel: str | os.PathLike[str], data: bytes, mode: int | None
     target or on the way refuses the write."""
     parent, name = _split(rel)
     with opendir(root, parent, create=True) as d:
-        st = d.stat(name)
-        if st is not None and stat.S_ISLNK(st.st_mode):
-            raise _link(d.path / name)
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            raise BadInput(f"{d.path / name}: is not a regular file; not replacing it")
-        if mode is None:
-            mode = st.st_mode & 0o7777 if st is not None else 0o644
-        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
-        fd = d.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.chmod(f.fileno(), mode)
-            d.rename(tmp, d, name)
-        except BaseException:
-            try:
-                d.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        d.write_file(name, data, mode)
 
 
 def append(root: Path, rel: str | os.PathLike[str], data: bytes) -> None:
@@ -200,22 +272,9 @@ def read(root: Path, rel: str | os.PathLike[str], limit: int) -> bytes | None:
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            st = d.stat(name)
-            if st is None or stat.S_ISDIR(st.st_mode):
-                return None
-            if stat.S_ISLNK(st.st_mode):
-                raise _link(d.path / name)
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            if st.st_size > limit:
-                raise BadInput(f"{d.path / name}: too large ({st.st_size} bytes, at most {limit})")
-            with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
-                data = f.read(limit + 1)
+            return d.read_file(name, limit)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    if len(data) > limit:
-        raise BadInput(f"{root / rel}: too large (over {limit} bytes)")
-    return data
 
 
 def remove(root: Path, rel: str | os.PathLike[str]) -> bool:
@@ -224,13 +283,7 @@ def remove(root: Path, rel: str | os.PathLike[str]) -> bool:
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            st = d.stat(name)
-            if st is None:
-                return False
-            if stat.S_ISDIR(st.st_mode):
-                raise BadInput(f"{d.path / name}: is a directory; not removing it")
-            d.unlink(name)
-            return True
+            return d.remove_file(name)
     except (FileNotFoundError, NotADirectoryError):
         return False
 
@@ -243,7 +296,7 @@ def remove_tree(root: Path, rel: str | os.PathLike[str]) -> None:
         _remove_in(d, name)
 
 
-def _remove_in(d: _Dir, name: str) -> None:
+def _remove_in(d: Dir, name: str) -> None:
     st = d.stat(name)
     if st is None:
         return
@@ -301,7 +354,7 @@ def inventory(root: Path, rel: str | os.PathLike[str], digest: bool = True) -> d
     return found
 
 
-def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
+def _inventory(d: Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
     st = d.stat(name)
     if st is None:
         return
@@ -337,7 +390,7 @@ def copy(src: Path, rel: str | os.PathLike[str], dst: Path) -> None:
         _copy(s, d, name)
 
 
-def _copy(s: _Dir, d: _Dir, name: str) -> None:
+def _copy(s: Dir, d: Dir, name: str) -> None:
     st = s.stat(name)
     if st is None:
         return
@@ -381,10 +434,7 @@ def remove_leftovers(root: Path, rel: str | os.PathLike[str]) -> None:
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            for child in d.listdir():
-                st = d.stat(child) if child.startswith(f".{name}{TEMP}") else None
-                if st is not None and stat.S_ISREG(st.st_mode):
-                    d.unlink(child)
+            d.remove_leftovers([name])
     except (FileNotFoundError, NotADirectoryError):
         return
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Callable
+from contextlib import ExitStack
 
 from vibegit.core import workflows
 from vibegit.core.messages import t
@@ -137,6 +138,17 @@ def _read(repo: git.Repo, rel: str) -> bytes | None:
     return fs.read(repo.toplevel, rel, MAX_FILE_BYTES)
 
 
+def _read_all(repo: git.Repo, settings: Settings, names: tuple[str, ...]) -> dict[str, bytes | None]:
+    """The mirror's files ``names`` (None: not there) as ``_read`` reads each,
+    in one walk from the top directory."""
+    with ExitStack() as stack:
+        try:
+            d = stack.enter_context(fs.opendir(repo.toplevel, settings.mirror_dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return dict.fromkeys(names)
+        return {name: d.read_file(name, MAX_FILE_BYTES) for name in names}
+
+
 def adopt(
     repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, current: Flow, notices: list[str]
 ) -> State:
@@ -156,9 +168,10 @@ def adopt(
     written = _Written(repo, cat, shown, loaded)
     base_files = written.files(base)
     now = current.files if shown.workflow == current.id else view(repo, cat, loaded, shown.workflow)
+    found = _read_all(repo, settings, STATE_FILES)
     for name in STATE_FILES:
         rel = _rel(settings, name)
-        disk = _read(repo, rel)
+        disk = found[name]
         if disk is None:
             if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
                 notices.append(t("mirror.lock_deleted", rel=rel))
@@ -330,7 +343,6 @@ def write(
 
     Until every file is written, the marker names the commits the mirror was
     showing too (so a kill half way leaves no false edit)."""
-    top = repo.toplevel
     try:
         ensure_excluded(repo, settings)
         exists(repo, settings)  # no link as the mirror directory
@@ -339,24 +351,37 @@ def write(
             _save_first(repo, settings, files, notices)
         during = before.commits if before.workflow == workflow_id else ()
         _mark(repo, Shown(workflow_id, (commit, *during)))
-        for name in STATE_FILES:
-            rel = _rel(settings, name)
-            fs.remove_leftovers(top, rel)
-            if name in files:
-                data = inert_file(files[name]).encode()
-                try:
-                    same = fs.read(top, rel, MAX_FILE_BYTES) == data
-                except BadInput:
-                    same = False  # a link or an oversized file: the write says what is wrong
-                if not same:
-                    fs.write(top, rel, data)
-            elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
-                found = fs.lstat(top, rel)
-                if found is not None and stat.S_ISREG(found.st_mode):
-                    fs.remove(top, rel)
+        with ExitStack() as stack:
+            writes = any(name in files for name in STATE_FILES)  # else no directory is made for nothing
+            try:
+                d = stack.enter_context(fs.opendir(repo.toplevel, settings.mirror_dir, create=writes))
+            except (FileNotFoundError, NotADirectoryError):
+                if writes:
+                    raise
+            else:
+                _write_in(d, files)
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput, Refused) as err:
         notices.append(t("mirror.not_updated", mirror=settings.mirror_dir, error=err))
+
+
+def _write_in(d: fs.Dir, files: dict[str, str]) -> None:
+    """The mirror's state files as ``files`` has them, in its directory ``d``
+    (the scratch files of a write cut short cleared first)."""
+    d.remove_leftovers(STATE_FILES)
+    for name in STATE_FILES:
+        if name in files:
+            data = inert_file(files[name]).encode()
+            try:
+                same = d.read_file(name, MAX_FILE_BYTES) == data
+            except BadInput:
+                same = False  # a link or an oversized file: the write says what is wrong
+            if not same:
+                d.write_file(name, data)
+        elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
+            found = d.stat(name)
+            if found is not None and stat.S_ISREG(found.st_mode):
+                d.remove_file(name)
 
 
 def _save_first(repo: git.Repo, settings: Settings, files: dict[str, str], notices: list[str]) -> None:
