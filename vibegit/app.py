@@ -251,8 +251,9 @@ def record(
         after, event = guarded(state)
         target = current if (workflow or new) else None
         files = render_all(after)  # once: the state tree and the mirror show the same text
-        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
-        commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
+        with git.packed(ctx.repo):  # the event's new objects: one pack
+            tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
+            commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
         shown = workflows.shown_here(listed, e)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}

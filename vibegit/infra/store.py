@@ -573,18 +573,18 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     raise GitError(f"could not update {settings.state_ref} after {MAX_RETRIES} tries")
 
 
-PACK_EVERY = 16  # state commits between two packings of the loose objects
+PACK_EVERY = 16  # state commits between two repackings (an event writes a small pack)
 
 
 def _pack_now_and_then(repo: git.Repo) -> None:
     """Every ``PACK_EVERY`` moves of the state ref (counted in a file beside
-    the lock, under it), pack the loose objects in the background: an event
-    writes about seven small objects (a commit, three trees, its changed
-    files), and a loose object takes a file of its own, a 4 KiB block on
-    most file systems (28 KiB an event); packed, the versions of a state
-    file are deltas of each other. ``--geometric`` rolls small packs into
-    bigger ones, so their number stays logarithmic (git 2.32 and later; an
-    older git leaves the objects loose, as before)."""
+    the lock, under it), repack in the background: an event writes its
+    objects (a commit, three trees, its changed files) as one small pack
+    of its own (``git.packed``), and ``--geometric`` rolls small packs into
+    bigger ones, so their number stays logarithmic and the versions of a
+    state file become deltas of each other (git 2.32 and later; an older
+    git leaves the small packs, as it left loose objects before). It packs
+    what else is loose too (snapshots, the project's own objects)."""
     counter = repo.common_dir / "vibegit.unpacked"
     try:
         fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)

@@ -304,14 +304,14 @@ def config_values(repo: Repo, key: str) -> list[str]:
     return proc.stdout.decode(errors="replace").splitlines()
 
 
-def new_file(directory: Path, prefix: str) -> tuple[int, Path]:
+def new_file(directory: Path, prefix: str, mode: int = 0o600) -> tuple[int, Path]:
     """A new file of this process's own in ``directory`` (open for reading and
-    writing, mode 600), named ``prefix`` and random letters: ``tempfile.mkstemp``'s
+    writing, ``mode`` less the umask), named ``prefix`` and random letters: ``tempfile.mkstemp``'s
     way, without its import (``random``, ``shutil``, ``hashlib``: milliseconds at start-up)."""
     for _ in range(10):
         path = directory / f"{prefix}{os.urandom(6).hex()}"
         try:
-            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), path
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode), path
         except FileExistsError:
             continue
     raise FileExistsError(f"no free file name {prefix}… in {directory}")
