@@ -97,17 +97,18 @@ class _Written:
     it may still show (read once each, on demand)."""
 
     def __init__(self, repo: git.Repo, cat: git.CatFile, shown: Shown, known: Loaded | None = None) -> None:
-        self.repo, self.cat, self.shown = repo, cat, shown
+        self.repo, self.cat, self.shown, self.known = repo, cat, shown, known
         self.cache: dict[str, dict[str, bytes]] = {}
-        if known is not None and known.head:
-            self.cache[known.head] = view(repo, cat, known, shown.workflow)
 
     def files(self, commit: str) -> dict[str, bytes]:
         if commit not in self.cache:
-            try:
-                loaded = load_commit(self.repo, self.cat, commit, "") if self.cat.get(commit) else None
-            except VibegitError:
-                loaded = None
+            if self.known is not None and commit == self.known.head:
+                loaded: Loaded | None = self.known
+            else:
+                try:
+                    loaded = load_commit(self.repo, self.cat, commit, "") if self.cat.get(commit) else None
+                except VibegitError:
+                    loaded = None
             self.cache[commit] = view(self.repo, self.cat, loaded, self.shown.workflow) if loaded else {}
         return self.cache[commit]
 
@@ -165,15 +166,14 @@ def adopt(
     if not shown.commits:  # vibegit never wrote this mirror: what is there is the user's
         return _adopt_first(repo, settings, current, notices)
     base = shown.commits[0]
-    written = _Written(repo, cat, shown, loaded)
-    base_files = written.files(base)
+    written = _Written(repo, cat, shown, loaded)  # read only when a file differs from the branch's
     now = current.files if shown.workflow == current.id else view(repo, cat, loaded, shown.workflow)
     found = _read_all(repo, settings, STATE_FILES)
     for name in STATE_FILES:
         rel = _rel(settings, name)
         disk = found[name]
         if disk is None:
-            if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
+            if name == LOCK and state.lock is not None and shown.workflow == current.id and LOCK in written.files(base):
                 notices.append(t("mirror.lock_deleted", rel=rel))
             continue
         if disk == now.get(name) or written.ours(name, disk):
@@ -188,7 +188,7 @@ def adopt(
                 t("mirror.other_workflow", rel=rel, shown=shown.workflow or "-", current=current.id or "-"),
             )
             continue
-        if loaded.head != base and now.get(name) != base_files.get(name):
+        if loaded.head != base and now.get(name) != written.files(base).get(name):
             _keep_beside(
                 repo,
                 rel,

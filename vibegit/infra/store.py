@@ -223,14 +223,23 @@ def _legacy(
     return Loaded(commit, tree, memory, shared, (workflows.summarize(state),), 1, where, flow)
 
 
+_commits: set[str] = set()  # ids the state ref was seen to name, each a commit (an object's type never changes)
+
+
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
     """The state branch at its tip (``head``: the tip as ``publish`` read it)."""
+    where = f"{settings.state_branch}:"
+    if head and head in _commits:  # (publish reads the tip a command has read already: no second question)
+        return load_commit(repo, cat, head, where)
     found = cat.info(settings.state_ref if head == "" else head) if head is not None else None
     if found is None:
-        return Loaded(None, (), Memory(), {}, (), FORMAT, f"{settings.state_branch}:")
+        return Loaded(None, (), Memory(), {}, (), FORMAT, where)
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
-    return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
+    if len(_commits) >= 4096:
+        _commits.clear()
+    _commits.add(found[1])
+    return load_commit(repo, cat, found[1], where)
 
 
 class SnapshotAt(NamedTuple):
