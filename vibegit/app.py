@@ -353,9 +353,12 @@ def show_report(
     snapshot ``taken`` just now), the other workflows of the repository, and
     who holds it when not ``here`` (``report.render``)."""
     from vibegit.core import report
-    from vibegit.infra import snapshot
 
-    observed = snapshot.observe(ctx.repo, state, compare, taken)
+    observed = None
+    if state.checkpoint is not None:  # nothing to observe without one (and no snapshot module to load)
+        from vibegit.infra import snapshot
+
+        observed = snapshot.observe(ctx.repo, state, compare, taken)
     say(report.render(state, lang or ctx.settings.lang, head, observed, others, here).rstrip("\n"))
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import stat
 import sys
 from collections.abc import Sequence
@@ -64,7 +63,8 @@ def _resource(name: str) -> str:
 def _fill(
     text: str, python: str = "", name: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")
 ) -> str:
-    import json  # here: only install writes hooks
+    import json  # here: only install writes hooks (json and shlex cost milliseconds at every command's start)
+    import shlex
 
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
@@ -704,6 +704,8 @@ def outdated(where: Place) -> list[str]:
 def interpreter(path: Path) -> str | None:
     """The Python the shim at ``path`` runs vibegit with ("": vibegit on PATH), as
     shims/head.sh's ``@PYTHON@`` line holds it; None when no such line is there."""
+    import shlex  # doctor only
+
     line = next(x for x in _resource("head.sh").splitlines() if "@PYTHON@" in x)
     before, _, after = line.partition("@PYTHON@")
     for found in (_head(path) or "").splitlines():

@@ -297,14 +297,14 @@ def newer(
     ref alone (the copy just fetched). No network; no git process when
     nothing was ever fetched or the copies hold that workflow as it is here
     (``config``: as ``_copies``)."""
-    from vibegit.core import lifecycle
-    from vibegit.infra import store
-
     name, refs = _copies(repo, settings, config)
     if only is not None:
         refs = [only] if name else []
     if not refs:
-        return None
+        return None  # nothing ever fetched (status asks every time): the state model is not loaded for it
+    from vibegit.core import lifecycle
+    from vibegit.infra import store
+
     cat = git.reader(repo)
     local = cat.get(settings.state_ref)
     local_tip = local[1] if local is not None and local[0] == "commit" else None

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vibegit.core import configfiles
 from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.records import NamedTuple
@@ -204,6 +203,8 @@ def withheld(path: str, mirror_dir: str) -> str | None:
     """Why ``path`` (from a snapshot) is never restored, or None: git's and
     vibegit's own places, compared as a case-insensitive file system would
     see the names (``configfiles.folded``), so no alias of them gets through."""
+    from vibegit.core import configfiles  # restoring only: not on status's way to observe
+
     names = path.split("/")
     if any(n in ("", ".", "..") or "\0" in n for n in names):
         return "not a path inside the working tree"
@@ -366,6 +367,8 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str, hooks
                 out.write.append(path)
         else:
             out.local[path] = path  # changed here (deleted here, too)
+    from vibegit.core import configfiles
+
     for path in [*out.write, *out.delete, *out.head_moved, *out.local, *dirs]:  # what would change
         why = configfiles.why(path, hooks)
         if why is not None:

@@ -8,7 +8,6 @@ import stat
 from pathlib import Path
 
 from vibegit.core.anchors import Where, relocate
-from vibegit.core.learn import DocChange, extract, is_knowledge_doc, watched
 from vibegit.core.messages import t
 from vibegit.core.model import Checkpoint, State
 from vibegit.core.settings import KNOWLEDGE_DOCS
@@ -16,6 +15,10 @@ from vibegit.core.text import check_relative_path
 from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 from vibegit.infra.formats import MAX_FILE_BYTES
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.core.learn import DocChange
 
 MAX_BYTES = 4 << 20
 
@@ -64,6 +67,8 @@ def learn_setting(config: git.Config, mirror_dir: str) -> tuple[str, ...] | None
     """The docs to learn from: ``git config vibegit.learn`` (several values or
     comma-separated; "" or false switches learning off), else the older
     ``vibegit.learn.docs``, else the defaults. None: learning is off."""
+    from vibegit.core.learn import watched  # learning only: a checkpoint's line needs none of it
+
     values = config.every("vibegit.learn") or config.every("vibegit.learn.docs")
     docs = watched(values or None, mirror_dir)  # [""]: set to nothing (off); []: unset
     for doc in docs or ():
@@ -81,6 +86,8 @@ def in_state(path: str, mirror_dir: str) -> str | None:
 def _change(repo: git.Repo, state: State, rel: str, data: bytes) -> DocChange | None:
     """What ``rel`` teaches now, when that differs from what it taught last time
     (a doc edited outside its rules teaches nothing new: no event)."""
+    from vibegit.core.learn import DocChange, extract, is_knowledge_doc
+
     oid = git.blob_id(repo, data)
     if oid == state.memory.learned.get(rel):
         return None
