@@ -6,6 +6,7 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -231,11 +232,10 @@ def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -
     was ever fetched, or no remote is the state's. ``config``: the settings
     as ``git.read_config`` read them (then no git process here)."""
     common = repo.common_dir
-    packed = common / "packed-refs"
     if not (
-        (common / "refs" / "remotes").is_dir()
-        or (common / "refs" / "vibegit").is_dir()
-        or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
+        os.path.isdir(os.path.join(common, "refs", "remotes"))
+        or os.path.isdir(os.path.join(common, "refs", "vibegit"))
+        or b" refs/" in _packed_refs(common).replace(b" refs/heads/", b"")
     ):
         return "", []
     try:
@@ -243,6 +243,15 @@ def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -
     except BadInput:
         return "", []  # no remote the state belongs to: no copy can report a takeover
     return name, list(dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")))
+
+
+def _packed_refs(common: str) -> bytes:
+    """The packed-refs file of the git common dir (b"" when there is none)."""
+    packed = os.path.join(common, "packed-refs")
+    if not os.path.isfile(packed):
+        return b""
+    with open(packed, "rb") as f:
+        return f.read()
 
 
 def remote_locks(

@@ -13,7 +13,6 @@ import time
 from _thread import get_ident  # threading's, without its import
 from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
-from pathlib import Path
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
@@ -276,16 +275,17 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
     """Store one loose object and return its id (sha1 or sha256, as the repo)."""
     raw = f"{kind} {len(data)}\0".encode() + data
     oid = _object_id(repo.object_format, raw)
-    path = repo.objects_dir / oid[:2] / oid[2:]
-    if path.exists():
+    folder = os.path.join(repo.objects_dir, oid[:2])
+    path = os.path.join(folder, oid[2:])
+    if os.path.exists(path):
         return oid
     for attempt in range(10):
         # A git gc or repack running meanwhile removes fan-out directories it
         # emptied: make it again. (Removed between mkdir's "exists" and its
         # check that it is a directory, it is a FileExistsError.)
         try:
-            path.parent.mkdir(exist_ok=True)
-            fd, tmp = new_file(path.parent, "tmp_obj_")
+            _mkdir(folder)
+            fd, tmp = new_file(folder, "tmp_obj_")
             break
         except (FileNotFoundError, FileExistsError):
             if attempt == 9:
@@ -298,9 +298,21 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
         os.chmod(tmp, 0o444)
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
         raise
     return oid
+
+
+def _mkdir(path: str) -> None:
+    """Make directory ``path`` unless one is there (``Path.mkdir(exist_ok=True)``)."""
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
 
 
 class TreeEntry(NamedTuple):
@@ -367,9 +379,10 @@ def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tupl
     with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_text(text if text.endswith("\n") or not text else text + "\n")
-            paths.append(str(path))
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text if text.endswith("\n") or not text else text + "\n")
+            paths.append(path)
         proc = run(["merge-file", "-p", "-L", "here", "-L", "base", "-L", there, *paths], check=False)
         if proc.returncode < 0 or proc.returncode >= 127:
             raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
