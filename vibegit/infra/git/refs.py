@@ -9,11 +9,13 @@ that needs it."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
 from vibegit.infra.git.objects import reader
-from vibegit.infra.git.process import Repo, reason, run
+from vibegit.infra.git.process import Repo, background, reason, run
 
 
 def resolve(repo: Repo, rev: str) -> str | None:
@@ -232,11 +234,14 @@ def rebasing_branch(repo: Repo) -> str | None:
     return None
 
 
-def is_new_commit(repo: Repo, oid: str) -> bool:
-    """``oid`` is a commit that no ref reaches yet: one just made, not one moved to."""
-    if not is_oid(oid):
-        return False
-    found = reader(repo).get(oid)
+@contextmanager
+def new_commit(repo: Repo, oid: str) -> Iterator[Callable[[], bool]]:
+    """Whether ``oid`` is a commit that no ref reaches yet (one just made, not
+    one moved to), asked of git now: the block runs meanwhile, and the
+    function it gets waits for the answer."""
+    found = reader(repo).get(oid) if is_oid(oid) else None
     if found is None or found[0] != "commit":
-        return False
-    return bool(repo.out("rev-list", "-n1", oid, "--not", "--all"))
+        yield lambda: False
+        return
+    with background(repo, ["rev-list", "-n1", oid, "--not", "--all"]) as output:
+        yield lambda: bool(output().strip())
