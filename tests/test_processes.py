@@ -157,7 +157,7 @@ def test_early_git_processes_serve_only_the_directory_and_environment_they_start
     early = started()
     assert len(early) == 3
     found = vgit.find_repo()
-    assert found.toplevel == a and vgit.read_config(found)["vibegit.lang"] == "de"
+    assert found.toplevel == str(a) and vgit.read_config(found)["vibegit.lang"] == "de"
     vgit.reader(found)
     assert not gitlite._early  # all three taken
     vgit.close_readers()
@@ -167,7 +167,7 @@ def test_early_git_processes_serve_only_the_directory_and_environment_they_start
     early = started()
     monkeypatch.chdir(b)  # another directory: another repository
     found = vgit.find_repo()
-    assert found.toplevel == b and vgit.read_config(found)["vibegit.lang"] == "fr"
+    assert found.toplevel == str(b) and vgit.read_config(found)["vibegit.lang"] == "fr"
 
     monkeypatch.chdir(a)
     gitlite.start_repo_reads()
@@ -202,15 +202,15 @@ def test_an_object_directory_removed_by_a_gc_meanwhile_is_made_again(
     repo = tmp_path / "repo"
     git(tmp_path, "init", "-q", str(repo))
     found = vgit.find_repo(repo)
-    mkdir, raced = Path.mkdir, []
+    mkdir, raced = os.mkdir, []
 
-    def racing(self: Path, *args: object, **kwargs: object) -> None:
-        if self.parent == found.objects_dir and not raced:
-            raced.append(self)
-            raise FileExistsError(17, "File exists", str(self))
-        mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+    def racing(path: str, *args: object, **kwargs: object) -> None:
+        if os.path.dirname(path) == found.objects_dir and not raced:
+            raced.append(path)
+            raise FileExistsError(17, "File exists", path)
+        mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "mkdir", racing)
+    monkeypatch.setattr(os, "mkdir", racing)
     oid = vgit.write_object(found, "blob", b"raced\n")
     assert raced and git(repo, "cat-file", "-p", oid) == "raced"
 

@@ -466,7 +466,7 @@ def commit(
 
 
 def lock_path(repo: git.Repo) -> str:
-    return str(repo.common_dir / "vibegit.lock")
+    return os.path.join(repo.common_dir, "vibegit.lock")
 
 
 @contextmanager
@@ -594,7 +594,7 @@ def _pack_now_and_then(repo: git.Repo) -> None:
     state file become deltas of each other (git 2.32 and later; an older
     git leaves the small packs, as it left loose objects before). It packs
     what else is loose too (snapshots, the project's own objects)."""
-    counter = repo.common_dir / "vibegit.unpacked"
+    counter = os.path.join(repo.common_dir, "vibegit.unpacked")
     try:
         fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         try:
@@ -603,7 +603,7 @@ def _pack_now_and_then(repo: git.Repo) -> None:
         finally:
             os.close(fd)
         if count >= PACK_EVERY:
-            counter.unlink()
+            os.unlink(counter)
             git.detach(repo, "repack", "-d", "-q", "--geometric=2")
     except OSError:
         pass
@@ -611,7 +611,7 @@ def _pack_now_and_then(repo: git.Repo) -> None:
 
 def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
     lock = git.ref_lock(repo, settings.state_ref)
-    if lock.exists():
+    if os.path.exists(lock):
         return Refused(
             f"{settings.state_ref} is locked by {lock} (a git process that was killed leaves it behind); "
             "nothing was recorded: 'vibegit doctor --repair' removes it once no git process runs here"

@@ -15,7 +15,6 @@ from _thread import get_ident  # threading's, without its import
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
-from pathlib import Path
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
@@ -302,10 +301,10 @@ def write_object(repo: Repo, kind: str, data: bytes) -> str:
 def _write_loose(repo: Repo, oid: str, raw: bytes) -> None:
     import zlib  # here: a command that only reads (status, the lock check) never loads it
 
-    _place(repo.objects_dir / oid[:2], "tmp_obj_", zlib.compress(raw, 1), oid[2:])
+    _place(os.path.join(repo.objects_dir, oid[:2]), "tmp_obj_", zlib.compress(raw, 1), oid[2:])
 
 
-def _place(folder: Path, prefix: str, data: bytes, name: str) -> None:
+def _place(folder: str, prefix: str, data: bytes, name: str) -> None:
     """``data`` as the read-only file ``folder/name``, whole or not at all (a
     scratch file, then a rename), ``folder`` made when missing."""
     for attempt in range(10):
@@ -320,7 +319,7 @@ def _place(folder: Path, prefix: str, data: bytes, name: str) -> None:
             if attempt == 9:
                 raise
             try:
-                folder.mkdir(exist_ok=True)
+                _mkdir(folder)
             except FileExistsError:
                 pass
     try:
@@ -330,9 +329,12 @@ def _place(folder: Path, prefix: str, data: bytes, name: str) -> None:
                 view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
-        os.replace(tmp, folder / name)
+        os.replace(tmp, os.path.join(folder, name))
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
         raise
 
 
@@ -409,9 +411,18 @@ def _write_pack(repo: Repo, objects: dict[str, tuple[str, bytes]]) -> None:
             checksum,
         ]
     )
-    folder, name = repo.objects_dir / "pack", f"pack-{checksum.hex()}"
+    folder, name = os.path.join(repo.objects_dir, "pack"), f"pack-{checksum.hex()}"
     _place(folder, "tmp_pack_", pack + checksum, f"{name}.pack")
     _place(folder, "tmp_idx_", index + _digest(repo.object_format, index), f"{name}.idx")
+
+
+def _mkdir(path: str) -> None:
+    """Make directory ``path`` unless one is there (``Path.mkdir(exist_ok=True)``)."""
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
 
 
 class TreeEntry(NamedTuple):
@@ -478,9 +489,10 @@ def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tupl
     with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_text(text if text.endswith("\n") or not text else text + "\n")
-            paths.append(str(path))
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text if text.endswith("\n") or not text else text + "\n")
+            paths.append(path)
         proc = run(["merge-file", "-p", "-L", "here", "-L", "base", "-L", there, *paths], check=False)
         if proc.returncode < 0 or proc.returncode >= 127:
             raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
