@@ -64,6 +64,7 @@ TOMBSTONE = (
 )
 
 if TYPE_CHECKING:
+    K = TypeVar("K")
     T = TypeVar("T")
 
 
@@ -112,13 +113,20 @@ def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry,
 
 def _keep(rev: str, entries: tuple[git.TreeEntry, ...]) -> tuple[git.TreeEntry, ...]:
     if git.is_oid(rev.removesuffix("^{tree}")):
-        if len(_trees) >= 4096:
-            try:
-                _trees.pop(next(iter(_trees)))
-            except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
-                pass
-        _trees[rev] = entries
+        _cache(_trees, 4096, rev, entries)
     return entries
+
+
+def _cache(cache: dict[K, T], size: int, key: K, value: T) -> T:
+    """``value`` kept in ``cache`` under ``key``, the oldest entry making room
+    once it holds ``size`` (the caches of what never changes: by object id)."""
+    if len(cache) >= size:
+        try:
+            cache.pop(next(iter(cache)))
+        except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
+            pass
+    cache[key] = value
+    return value
 
 
 def read_trees(repo: git.Repo, cat: git.CatFile, oids: list[str]) -> dict[str, tuple[git.TreeEntry, ...]]:
@@ -167,12 +175,7 @@ _parsed: dict[
 
 
 def _remember(key: tuple[str, str], value: T) -> T:
-    if len(_parsed) >= 256:
-        try:
-            _parsed.pop(next(iter(_parsed)))
-        except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
-            pass
-    _parsed[key] = value
+    _cache(_parsed, 256, key, value)
     return value
 
 
