@@ -236,7 +236,7 @@ def test_the_objects_of_a_packed_block_are_one_pack_git_reads_and_indexes_alike(
         commit = vgit.write_commit(found, tree, [], "one pack\n", person, person)
         assert cat.info(commit) is None  # held back until the block ends
     assert sorted(os.listdir(found.objects_dir)) == ["info", "pack"]  # nothing loose
-    index = next(found.objects_dir.glob("pack/pack-*.idx"))
+    index = next(Path(found.objects_dir).glob("pack/pack-*.idx"))
     (tmp_path / "copy.pack").write_bytes(index.with_suffix(".pack").read_bytes())
     git(repo, "index-pack", "-o", str(tmp_path / "copy.idx"), str(tmp_path / "copy.pack"))
     assert (tmp_path / "copy.idx").read_bytes() == index.read_bytes()
@@ -255,7 +255,9 @@ def test_a_packed_block_that_raises_writes_nothing(tmp_path: Path) -> None:
     with pytest.raises(GitError), vgit.packed(found):
         vgit.write_object(found, "blob", b"never\n")
         raise GitError("the build failed")
-    assert sorted(os.listdir(found.objects_dir)) == ["info", "pack"] and not os.listdir(found.objects_dir / "pack")
+    assert sorted(os.listdir(found.objects_dir)) == ["info", "pack"] and not os.listdir(
+        os.path.join(found.objects_dir, "pack")
+    )
     vgit.write_object(found, "blob", b"loose again\n")  # outside a block: a loose object
     assert len(os.listdir(found.objects_dir)) == 3
 
