@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.helpers import VG, Machines, Result, init_repo, make_dirty
 from vibegit.core import messages
@@ -21,6 +22,10 @@ from vibegit.core.agents import MARKERS
 from vibegit.main import main
 
 collect_ignore_glob = ["secrets_corpus/*"]  # the corpus's generator and its files are not tests
+
+# No time limit on an example: these machines are noisy, and speed is the benchmarks' business.
+settings.register_profile("vibegit", deadline=None)
+settings.load_profile("vibegit")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -281,6 +281,21 @@ def state_ref(path: Path) -> str:
     return git(path, "rev-parse", "-q", "--verify", STATE_REF, check=False)
 
 
+def drop_object(path: Path, oid: str) -> None:
+    """Delete one object from the repository at ``path``, as a gc racing a
+    snapshot would: its packs are unpacked into loose objects first (an
+    event writes its objects as a pack)."""
+    objects = path / ".git" / "objects"
+    for pack in sorted((objects / "pack").glob("*.pack")):
+        data = pack.read_bytes()
+        for leftover in pack.parent.glob(pack.stem + ".*"):
+            leftover.unlink()
+        subprocess.run(["git", "unpack-objects", "-q"], cwd=path, input=data, check=True)
+    loose = objects / oid[:2] / oid[2:]
+    loose.chmod(0o644)
+    loose.unlink()
+
+
 def event_count(path: Path) -> int:
     return int(git(path, "rev-list", "--count", STATE_REF))
 

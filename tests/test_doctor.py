@@ -8,7 +8,17 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.helpers import MIRROR, VG, bare_origin, commit_state, git, init_repo, workflow_dir, workflow_path
+from tests.helpers import (
+    MIRROR,
+    VG,
+    bare_origin,
+    commit_state,
+    drop_object,
+    git,
+    init_repo,
+    workflow_dir,
+    workflow_path,
+)
 from vibegit.infra import mirror
 
 
@@ -187,7 +197,7 @@ def test_a_pruned_snapshot_is_rebuilt_and_pushable(dirty_repo: Path, vg: VG, tmp
     assert vg("task", "add", "T-2", "two").code == 0
     names = git(dirty_repo, "log", "--format=%s", "vibegit/state").splitlines()
     snap = git(dirty_repo, "rev-parse", workflow_path(dirty_repo, "snapshot"))
-    (dirty_repo / ".git" / "objects" / snap[:2] / snap[2:]).unlink()  # as gc --prune=now racing the snapshot
+    drop_object(dirty_repo, snap)  # as gc --prune=now racing the snapshot
     result = vg("doctor")
     assert result.code == 1 and "missing" in result.out
     assert vg("doctor", "--repair").code == 0
@@ -201,7 +211,7 @@ def test_a_pruned_snapshot_is_rebuilt_and_pushable(dirty_repo: Path, vg: VG, tmp
 def test_a_pruned_state_file_comes_back_from_the_mirror(repo: Path, vg: VG) -> None:
     locked_repo(repo, vg)
     blob = git(repo, "rev-parse", workflow_path(repo, "workflow.lock"))
-    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    drop_object(repo, blob)
     assert lock_works(repo)  # the lost lock file fails closed
     assert vg("doctor").code == 1
     assert vg("doctor", "--repair").code == 0

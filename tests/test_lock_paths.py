@@ -19,6 +19,7 @@ from tests.helpers import (
     Result,
     commit,
     commit_state,
+    drop_object,
     events,
     git,
     init_repo,
@@ -230,9 +231,7 @@ def test_the_refusal_speaks_the_configured_language(locked: Path) -> None:
 
 def test_missing_state_objects_block(locked: Path) -> None:
     lock_blob = git(locked, "rev-parse", workflow_path(locked, "workflow.lock"))
-    obj = locked / ".git" / "objects" / lock_blob[:2] / lock_blob[2:]
-    obj.chmod(0o644)
-    obj.unlink()  # as a gc racing a snapshot leaves it
+    drop_object(locked, lock_blob)  # as a gc racing a snapshot leaves it
     head = git(locked, "rev-parse", "HEAD")
     result = commit(locked)
     refused(locked, result, head)

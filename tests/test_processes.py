@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import git
+from benchmarks.common import wait_for_repack
+from tests.helpers import VG, fsck, git
 from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra import gitlite
@@ -156,7 +157,7 @@ def test_early_git_processes_serve_only_the_directory_and_environment_they_start
     early = started()
     assert len(early) == 3
     found = vgit.find_repo()
-    assert found.toplevel == a and vgit.read_config(found)["vibegit.lang"] == "de"
+    assert found.toplevel == str(a) and vgit.read_config(found)["vibegit.lang"] == "de"
     vgit.reader(found)
     assert not gitlite._early  # all three taken
     vgit.close_readers()
@@ -166,7 +167,7 @@ def test_early_git_processes_serve_only_the_directory_and_environment_they_start
     early = started()
     monkeypatch.chdir(b)  # another directory: another repository
     found = vgit.find_repo()
-    assert found.toplevel == b and vgit.read_config(found)["vibegit.lang"] == "fr"
+    assert found.toplevel == str(b) and vgit.read_config(found)["vibegit.lang"] == "fr"
 
     monkeypatch.chdir(a)
     gitlite.start_repo_reads()
@@ -201,14 +202,75 @@ def test_an_object_directory_removed_by_a_gc_meanwhile_is_made_again(
     repo = tmp_path / "repo"
     git(tmp_path, "init", "-q", str(repo))
     found = vgit.find_repo(repo)
-    mkdir, raced = Path.mkdir, []
+    mkdir, raced = os.mkdir, []
 
-    def racing(self: Path, *args: object, **kwargs: object) -> None:
-        if self.parent == found.objects_dir and not raced:
-            raced.append(self)
-            raise FileExistsError(17, "File exists", str(self))
-        mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+    def racing(path: str, *args: object, **kwargs: object) -> None:
+        if os.path.dirname(path) == found.objects_dir and not raced:
+            raced.append(path)
+            raise FileExistsError(17, "File exists", path)
+        mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "mkdir", racing)
+    monkeypatch.setattr(os, "mkdir", racing)
     oid = vgit.write_object(found, "blob", b"raced\n")
     assert raced and git(repo, "cat-file", "-p", oid) == "raced"
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_the_objects_of_a_packed_block_are_one_pack_git_reads_and_indexes_alike(
+    tmp_path: Path, object_format: str
+) -> None:
+    """An event's objects go into one pack and its index (two new files, not
+    a loose object and a fan-out directory each): the index is byte for byte
+    the one ``git index-pack`` makes of the pack, a reader started before
+    finds them, and fsck is clean."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", f"--object-format={object_format}", str(repo))
+    found = vgit.find_repo(repo)
+    cat = vgit.reader(found)
+    assert cat.info("HEAD") is None
+    person = vgit.Identity("A", "a@example.com")
+    big = os.urandom(vgit.SMALL_OBJECT + 1)  # its size needs four bytes of the entry's header
+    with vgit.packed(found):
+        blobs = [vgit.write_object(found, "blob", data) for data in (b"", b"state\n", b"state\n", big)]
+        tree = vgit.write_tree(found, [vgit.TreeEntry("100644", f"f{i}", oid) for i, oid in enumerate(blobs)])
+        commit = vgit.write_commit(found, tree, [], "one pack\n", person, person)
+        assert cat.info(commit) is None  # held back until the block ends
+    assert sorted(os.listdir(found.objects_dir)) == ["info", "pack"]  # nothing loose
+    index = next(Path(found.objects_dir).glob("pack/pack-*.idx"))
+    (tmp_path / "copy.pack").write_bytes(index.with_suffix(".pack").read_bytes())
+    git(repo, "index-pack", "-o", str(tmp_path / "copy.idx"), str(tmp_path / "copy.pack"))
+    assert (tmp_path / "copy.idx").read_bytes() == index.read_bytes()
+    assert git(repo, "verify-pack", str(index)) == ""
+    assert cat.get(blobs[3]) == ("blob", blobs[3], big)
+    assert git(repo, "log", "--format=%s", commit) == "one pack"
+    git(repo, "update-ref", "refs/heads/main", commit)
+    assert git(repo, "fsck", "--strict", "--no-progress") == ""
+    vgit.close_readers()
+
+
+def test_a_packed_block_that_raises_writes_nothing(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    found = vgit.find_repo(repo)
+    with pytest.raises(GitError), vgit.packed(found):
+        vgit.write_object(found, "blob", b"never\n")
+        raise GitError("the build failed")
+    assert sorted(os.listdir(found.objects_dir)) == ["info", "pack"] and not os.listdir(
+        os.path.join(found.objects_dir, "pack")
+    )
+    vgit.write_object(found, "blob", b"loose again\n")  # outside a block: a loose object
+    assert len(os.listdir(found.objects_dir)) == 3
+
+
+def test_an_event_writes_its_objects_as_one_pack_and_the_packs_are_rolled_up(repo: Path, vg: VG) -> None:
+    """No loose object (nor fan-out directory) per event: each event adds one
+    pack, which the packing every 16 events rolls into bigger ones."""
+    assert vg("start", "vibe-code", "--goal", "packs").code == 0
+    objects = repo / ".git" / "objects"
+    loose = {d for d in os.listdir(objects) if len(d) == 2}  # the project's own, until a packing
+    for i in range(40):
+        assert vg("task", "add", f"T-{i}", f"task {i}").code == 0
+    wait_for_repack(repo)
+    assert {d for d in os.listdir(objects) if len(d) == 2} <= loose
+    assert len(list((objects / "pack").glob("*.idx"))) < 16
+    assert fsck(repo, "--strict") == ""

@@ -15,7 +15,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from vibegit.core import messages, workflows
 from vibegit.core.messages import t
@@ -31,6 +30,7 @@ TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at ev
 
 if TYPE_CHECKING:
     from vibegit.infra import userhooks
+    from vibegit.infra.fs import StrPath
 
 # lifecycle, remote, snapshot, userhooks and report are imported where they
 # are used: a command that only reads the state pays for none of them.
@@ -45,7 +45,7 @@ class Context:
     settings: Settings
 
 
-def open_repo(cwd: Path | None = None) -> Context:
+def open_repo(cwd: StrPath | None = None) -> Context:
     """The repository around ``cwd`` and its settings: a lookup, nothing moves."""
     repo, config = _found(cwd)
     conf = settings(config)
@@ -60,7 +60,7 @@ class _Kept:
     """The repository around a directory, and its config as read when its files had ``stamp``."""
 
     repo: git.Repo
-    files: list[Path] | None  # None: not to be told by the files (git.config_files)
+    files: list[str] | None  # None: not to be told by the files (git.config_files)
     stamp: tuple[object, ...]
     config: git.Config
 
@@ -77,7 +77,7 @@ def stay_resident() -> None:
     _kept = {}
 
 
-def _found(cwd: Path | None) -> tuple[git.Repo, git.Config]:
+def _found(cwd: StrPath | None) -> tuple[git.Repo, git.Config]:
     kept = _kept
     try:
         here = os.getcwd() if kept is not None and cwd is None else None
@@ -97,7 +97,7 @@ def _found(cwd: Path | None) -> tuple[git.Repo, git.Config]:
     return repo, config.copy()
 
 
-def enter(cwd: Path | None = None) -> Context:
+def enter(cwd: StrPath | None = None) -> Context:
     """What a command works in: the repository, arrived at (``arrive``)."""
     ctx = open_repo(cwd)
     arrive(ctx, None, warn, implicit=True)
@@ -251,8 +251,9 @@ def record(
         after, event = guarded(state)
         target = current if (workflow or new) else None
         files = render_all(after)  # once: the state tree and the mirror show the same text
-        tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
-        commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
+        with git.packed(ctx.repo):  # the event's new objects: one pack
+            tree, listed = store.write_tree(ctx.repo, cat, loaded, target, after, trees, files)
+            commit = store.commit(ctx.repo, ctx.config, e, tree, [loaded.head] if loaded.head else [], event, after)
         shown = workflows.shown_here(listed, e)
         if shown is None or target is None or shown.id != after.workflow.id:
             rest = mirror.view(ctx.repo, cat, loaded, shown.id) if shown is not None else {}
@@ -353,9 +354,12 @@ def show_report(
     snapshot ``taken`` just now), the other workflows of the repository, and
     who holds it when not ``here`` (``report.render``)."""
     from vibegit.core import report
-    from vibegit.infra import snapshot
 
-    observed = snapshot.observe(ctx.repo, state, compare, taken)
+    observed = None
+    if state.checkpoint is not None:  # nothing to observe without one (and no snapshot module to load)
+        from vibegit.infra import snapshot
+
+        observed = snapshot.observe(ctx.repo, state, compare, taken)
     say(report.render(state, lang or ctx.settings.lang, head, observed, others, here).rstrip("\n"))
 
 

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import sys
 
-from vibegit.core import messages
-from vibegit.core.text import clean
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
+
+# Imported by main: the rest loads once a hook has started its first git processes
+# (handlers), or a verb has parsed its line (verbs), so they run while it loads.
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from vibegit.core import messages
+
     messages.reset()  # English until --lang or vibegit.lang says otherwise
     for stream in (sys.stdout, sys.stderr):  # a path that is not UTF-8 is shown escaped, never a crash
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    from vibegit.infra.git import close_readers, pin_repo_env
-    from vibegit.infra.gitlite import end_early
+    from vibegit.infra.gitlite import end_early, pin_repo_env
 
     pin_repo_env()  # GIT_DIR=… GIT_WORK_TREE=… vibegit …: the same repository from any directory
     try:
@@ -35,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(argv)
     except VibegitError as err:
+        from vibegit.core.text import clean
+
         # A git failure (exit 3) is unexpected too: it gets the log path.
         where = f" (details in {log_unexpected(argv)})" if err.code == UNEXPECTED else ""
         print(f"vibegit: {clean(str(err), one_line=False)}{where}", file=sys.stderr)  # it may quote what came in
@@ -43,10 +47,14 @@ def main(argv: list[str] | None = None) -> int:
         print("vibegit: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # the one catch-all: no traceback for users
+        from vibegit.core.text import clean
+
         where = log_unexpected(argv)
         said = clean(f"{type(err).__name__}: {err}", one_line=False)
         print(f"vibegit: unexpected error: {said} (details in {where})", file=sys.stderr)
         return UNEXPECTED
     finally:
+        from vibegit.infra.git import close_readers
+
         close_readers()  # a command's git readers end with it (callers in process run many)
         end_early()

@@ -42,6 +42,17 @@ def test_bad_char_is_the_first_character_the_rule_refuses(value: str, one_line: 
     assert bad_char(value, one_line) == next((c for c in value if _control(c) and c not in allowed), None)
 
 
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)), st.booleans())
+def test_clean_looks_at_an_ascii_text_as_at_any_other(value: str, one_line: bool) -> None:
+    """Its quick look at a text all ASCII finds what the full one finds."""
+    from vibegit.core import text
+
+    quick = text._SUSPECT_ASCII_LINE if one_line else text._SUSPECT_ASCII
+    full = text._SUSPECT_LINE if one_line else text._SUSPECT
+    assert [m.start() for m in quick.compiled.finditer(value)] == [m.start() for m in full.compiled.finditer(value)]
+    assert all((quick.search(chr(c)) is None) == (full.search(chr(c)) is None) for c in range(0x80))
+
+
 def test_text_is_bounded_and_stripped() -> None:
     assert check_text("  ok\t ", "x") == "ok"
     assert check_text("a\nb", "notes", one_line=False) == "a\nb"

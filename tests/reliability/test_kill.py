@@ -95,13 +95,13 @@ def kill_lane(ctx: Any, in_process: threading.Lock, repo: Path, lane: int) -> in
         with FileLock(lock_path(found), timeout=5):
             pass
         ref_lock = vgit.ref_lock(found, config.state_ref)
-        if ref_lock.exists():  # the kill landed inside git update-ref: refused in one line, repaired
+        if os.path.exists(ref_lock):  # the kill landed inside git update-ref: refused in one line, repaired
             with in_process:  # vibegit in process changes the working directory
                 refused = vg_here("task", "add", f"R{round_}", "refused", cwd=repo)
                 assert refused.code == 1 and str(ref_lock) in refused.err and len(refused.err.splitlines()) == 1
                 past = time.time() - 60
                 os.utime(ref_lock, (past, past))
-                assert vg_here("doctor", "--repair", cwd=repo).code == 0 and not ref_lock.exists()
+                assert vg_here("doctor", "--repair", cwd=repo).code == 0 and not os.path.exists(ref_lock)
         loaded = read_state(found, config)  # parses, or raises
         state = flow(found, vgit.reader(found), loaded, loaded.index[0].id).state
         assert state.lock is not None and state.lock.locked

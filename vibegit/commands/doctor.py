@@ -26,6 +26,7 @@ run once per workflow.
 from __future__ import annotations
 
 import functools
+import os
 import time
 from collections.abc import Callable
 
@@ -199,9 +200,9 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None], na
         said.clear()
         problems.clear()
         lock = git.ref_lock(repo, settings.state_ref)
-        if lock.exists():
-            if repair and time.time() - lock.stat().st_mtime >= STALE_LOCK_SECONDS:
-                lock.unlink()
+        if os.path.exists(lock):
+            if repair and time.time() - os.stat(lock).st_mtime >= STALE_LOCK_SECONDS:
+                os.unlink(lock)
                 said.append(t("doctor.removed_lock", lock=lock))
             else:
                 said.append(t("doctor.lock_blocks", lock=lock))

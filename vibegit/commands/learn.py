@@ -12,6 +12,8 @@ is shown.
 
 from __future__ import annotations
 
+import os
+
 from vibegit import app
 from vibegit.core import lifecycle, report
 from vibegit.core.messages import t
@@ -41,7 +43,7 @@ def learn(quiet: bool = False, ctx: app.Context | None = None) -> int:
     seen = mirror.knowledge_on_disk(ctx.repo, ctx.settings, state)  # the mirror's docs, as the event will adopt them
     if not tracked and not worktree.knowledge_changes(ctx.repo, seen, docs, mirror_dir):
         if not quiet:
-            present = sum((ctx.repo.toplevel / d).is_file() for d in docs)
+            present = sum(os.path.isfile(os.path.join(ctx.repo.toplevel, d)) for d in docs)
             app.say(t("learn.nothing", present=present, total=len(docs)))
         return OK
     e = app.facts(ctx)

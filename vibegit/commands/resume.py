@@ -113,7 +113,7 @@ def protect(repo: git.Repo) -> None:
     where = hookfiles.place(repo.toplevel)
     if hookfiles.LOCK_HOOK in hookfiles.installed(where) and hookfiles.lock_check_problem(where) is None:
         return
-    if any(os.path.lexists(where.hooks / name) for name in hookfiles.DEFAULT_HOOKS):
+    if any(os.path.lexists(os.path.join(where.hooks, name)) for name in hookfiles.DEFAULT_HOOKS):
         app.warn(t("cmd.hooks_missing"))
         return
     app.say(t("cmd.installing_hooks"))

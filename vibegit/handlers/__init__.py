@@ -21,11 +21,15 @@ from __future__ import annotations
 import os
 import sys
 
-from vibegit.core.text import clean
 from vibegit.errors import OK, BadInput, VibegitError
+from vibegit.infra import gitlite
 
 GIT_HOOKS = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
 LOCK_HOOKS = ("pre-commit", "reference-transaction")  # they fail closed
+# The hooks whose first steps find the repository, read its settings and
+# the state branch: those git processes start before the handler's modules
+# load (gitlite.start_repo_reads), and run meanwhile.
+READ_AT_ONCE = ("pre-commit", "reference-transaction", "post-checkout")
 
 HOOKS = {  # hook name -> "module:function" under vibegit.handlers
     "pre-commit": "pre_commit:run",
@@ -46,17 +50,17 @@ def main(argv: list[str]) -> int:
         got = f"{argv[0]!r:.40}" if argv else "nothing"
         raise BadInput(f"vibegit hook: got {got}; expected one of: {', '.join(HOOKS)}")
     name, args = argv[0], argv[1:]
+    if name in GIT_HOOKS:
+        if os.environ.get(gitlite.IN_HOOK) and name not in LOCK_HOOKS:
+            return OK  # a git command started by vibegit itself (the state push); never the lock check's way out
+        gitlite.pin_repo_env()  # GIT_DIR / GIT_WORK_TREE name the repository (a bare dotfiles set-up)
+        for var in gitlite.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
+            os.environ.pop(var, None)
+        os.environ[gitlite.IN_HOOK] = "1"
+        if name in READ_AT_ONCE and (name != "reference-transaction" or args[:1] == ["prepared"]):
+            gitlite.start_repo_reads()  # in the environment just made, which they are taken in
     import importlib
 
-    from vibegit.infra import git
-
-    if name in GIT_HOOKS:
-        if os.environ.get(git.IN_HOOK) and name not in LOCK_HOOKS:
-            return OK  # a git command started by vibegit itself (the state push); never the lock check's way out
-        git.pin_repo_env()  # GIT_DIR / GIT_WORK_TREE name the repository (a bare dotfiles set-up)
-        for var in git.HOOK_GIT_VARS:  # ours run on other refs, in the same repository
-            os.environ.pop(var, None)
-        os.environ[git.IN_HOOK] = "1"
     module, function = HOOKS[name].split(":")
     try:
         handler = getattr(importlib.import_module(f"vibegit.handlers.{module}"), function)
@@ -67,6 +71,8 @@ def main(argv: list[str]) -> int:
             from vibegit.handlers.lockcheck import failed
 
             return failed(str(err))
+        from vibegit.core.text import clean
+
         print(f"vibegit: {name} hook: {clean(str(err), one_line=False)} (git goes on)", file=sys.stderr)
     except Exception as err:  # never break git: one line, a log, exit 0
         from vibegit.errors import log_unexpected
@@ -76,6 +82,8 @@ def main(argv: list[str]) -> int:
             from vibegit.handlers.lockcheck import failed
 
             return failed(f"{type(err).__name__}: {err} (details in {where})")
+        from vibegit.core.text import clean
+
         print(
             f"vibegit: {name} hook failed: {type(err).__name__}: {clean(str(err), one_line=False)} "
             f"(details in {where}; git goes on)",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from vibegit.core.text import bad_char, clean
@@ -52,7 +51,7 @@ def read_input() -> Any:
         return None
 
 
-def _workdir(data: Any) -> Path:
+def _workdir(data: Any) -> str:
     data = data if isinstance(data, dict) else {}
     candidates = [data.get("cwd")]
     roots = data.get("workspace_roots")  # Cursor sends the workspace, not a cwd
@@ -61,9 +60,9 @@ def _workdir(data: Any) -> Path:
     for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"):
         candidates.append(os.environ.get(var))
     for c in candidates:
-        if isinstance(c, str) and c and Path(c).is_dir():
-            return Path(c)
-    return Path.cwd()
+        if isinstance(c, str) and c and os.path.isdir(c):
+            return c
+    return os.getcwd()
 
 
 class Found(NamedTuple):
@@ -171,7 +170,7 @@ def _runner(found: Found) -> str | None:
         return None
     if fs.lstat(found.ctx.repo.common_dir, LAUNCHER_REL) is None:
         return None
-    return str(found.ctx.repo.common_dir / LAUNCHER_REL)
+    return os.path.join(found.ctx.repo.common_dir, LAUNCHER_REL)
 
 
 def _report(found: Found, short: bool = False) -> str:

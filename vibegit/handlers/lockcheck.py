@@ -151,7 +151,7 @@ def tell(repo: git.Repo, block: Block, commit: str | None) -> None:
     _say(t("block.blocked", why=block.why))
     recorded = t("block.recorded") if block.workflow else ""  # a doubt blocks: no workflow to record it in
     _say(t("block.unblock", fix=block.fix, allow=ALLOW, recorded=recorded))
-    rebasing = any(os.path.isdir(repo.git_dir / d) for d in ("rebase-merge", "rebase-apply"))
+    rebasing = any(os.path.isdir(os.path.join(repo.git_dir, d)) for d in ("rebase-merge", "rebase-apply"))
     again = None if rebasing or commit is None else _again(repo, commit)
     if commit is not None and again is not None:
         _say(t("block.message_kept", commit=commit[:12], command=again, allow=ALLOW))

@@ -4,6 +4,8 @@ also guards the commits that skip pre-commit."""
 
 from __future__ import annotations
 
+import os
+
 from vibegit.errors import OK
 from vibegit.handlers import lockcheck
 from vibegit.infra import git, hookfiles
@@ -18,5 +20,5 @@ def run(args: list[str]) -> int:
         return OK
     # With VIBEGIT_ALLOW=1 the reference-transaction hook records the commit
     # it lets through (it knows the commit); without that hook, this one does.
-    later = hookfiles.is_ours(hookfiles.place_of(repo, config).hooks / hookfiles.LOCK_HOOK)
+    later = hookfiles.is_ours(os.path.join(hookfiles.place_of(repo, config).hooks, hookfiles.LOCK_HOOK))
     return lockcheck.refuse(repo, block, None, branch, record=not later)

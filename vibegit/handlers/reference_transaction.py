@@ -33,14 +33,17 @@ def run(args: list[str]) -> int:
         if len(parts) != 3:
             continue
         new, ref = parts[1], parts[2]
-        if ref == state_ref or new in checked or not git.is_new_commit(repo, new):
+        if ref == state_ref or new in checked:
             continue
-        checked.add(new)
         if ref.startswith("refs/heads/"):
             branch: str | None = ref[len("refs/heads/") :]
         else:
             branch = git.head_branch(repo) or git.rebasing_branch(repo)
-        block = lockcheck.blocking(repo, branch, config)
+        with git.new_commit(repo, new) as is_new:  # git walks the refs while the decision is made
+            block = lockcheck.blocking(repo, branch, config)
+            if not is_new():
+                continue
+        checked.add(new)
         if block is not None:
             return lockcheck.refuse(repo, block, new, branch, record=True)
     return OK

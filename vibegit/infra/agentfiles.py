@@ -72,7 +72,7 @@ class Files:
         self.launcher: tuple[Place, bytes] | None = None  # install writes it (when it differs)
 
     def place(self, rel: str) -> Place:
-        return Place(home(), rel, True) if self.scope == "user" else Place(self.repo.toplevel, rel)
+        return Place(home(), rel, True) if self.scope == "user" else Place(Path(self.repo.toplevel), rel)
 
     def edit(self, place: Place, kind: str = "text", comments: bool = False) -> Edit:
         key = (place.root, place.rel)
@@ -104,7 +104,7 @@ class Files:
         key = place.rel.replace("%", "%25").replace("/", "%2F")
         if place.user:
             return state_dir(), f"agents/{key}.json"
-        return self.repo.git_dir, f"vibegit/agents/{key}.json"
+        return Path(self.repo.git_dir), f"vibegit/agents/{key}.json"
 
     def saved(self, place: Place) -> dict[str, Any] | None:
         root, rel = self.backup_at(place)
@@ -448,7 +448,7 @@ OLD_PYTHON_KEY = "vibegit.python"  # where the launcher of before looked the int
 
 def launcher_place(repo: git.Repo, scope: str) -> Place:
     """The repository's launcher (under the common git directory: every worktree's), or the user's."""
-    return user_launcher_place() if scope == "user" else Place(repo.common_dir, agents.LAUNCHER_REL)
+    return user_launcher_place() if scope == "user" else Place(Path(repo.common_dir), agents.LAUNCHER_REL)
 
 
 def user_launcher_place() -> Place:
@@ -738,7 +738,7 @@ def warnings(repo: git.Repo, agent: Agent, scope: str) -> list[str]:
     """What keeps the agent from running vibegit's hooks (✘: a switch that
     turns them off, named with its file) and what it asks of the user first
     (⚠: Codex's project trust and review, Cursor's version)."""
-    places = [(repo.toplevel, rel, rel) for s, rel in agent.settings.items() if s != "user"]
+    places = [(Path(repo.toplevel), rel, rel) for s, rel in agent.settings.items() if s != "user"]
     places.append((home(), agent.settings["user"], f"~/{agent.settings['user']}"))
     out: list[str] = []
     if agent.name == "claude":
@@ -768,7 +768,7 @@ CLAUDE_MANAGED = (
 
 def _codex_warnings(repo: git.Repo, scope: str) -> list[str]:
     out = []
-    configs = [(repo.toplevel, ".codex", ".codex"), (home(), ".codex", "~/.codex")]
+    configs = [(Path(repo.toplevel), ".codex", ".codex"), (home(), ".codex", "~/.codex")]
     user: dict[str, Any] = {}
     for root, folder, shown in configs:
         try:
@@ -791,7 +791,7 @@ def _codex_warnings(repo: git.Repo, scope: str) -> list[str]:
     if scope == "project":
         projects = user.get("projects")
         entries = projects if isinstance(projects, dict) else {}
-        mine = entries.get(str(repo.toplevel)) or entries.get(str(repo.toplevel.resolve()))
+        mine = entries.get(repo.toplevel) or entries.get(os.path.realpath(repo.toplevel))
         if not (isinstance(mine, dict) and mine.get("trust_level") == "trusted"):
             out.append(
                 "⚠ Codex: this project is not trusted in ~/.codex/config.toml, so Codex skips .codex/hooks.json; "

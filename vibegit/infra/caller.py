@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 MAX_UP = 8  # ancestors looked at
 # git's own options before the command; those that take the next word as their value
@@ -20,11 +19,13 @@ _SHORT_DRY = re.compile(r"-[vqfud46]*n[vqfud46]*")
 
 def _process(pid: int) -> tuple[list[str], int] | None:
     """The arguments and parent of ``pid``."""
-    proc = Path(f"/proc/{pid}")
-    if proc.is_dir():
+    proc = f"/proc/{pid}"
+    if os.path.isdir(proc):
         try:
-            argv = [a.decode(errors="replace") for a in (proc / "cmdline").read_bytes().split(b"\0") if a]
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            with open(f"{proc}/cmdline", "rb") as f:
+                argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+            with open(f"{proc}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             return None
         return argv, parent

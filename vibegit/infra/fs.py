@@ -14,11 +14,18 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path, PurePosixPath
 
 from vibegit.errors import BadInput
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+# A root or a path as the caller has it: a string, or pathlib's (not imported
+# here: pathlib and what it imports cost milliseconds at every start).
+StrPath: TypeAlias = "str | os.PathLike[str]"
 
 TEMP = ".vibegit-tmp-"  # the scratch file of a write, beside its target until the rename
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -28,7 +35,7 @@ _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
 _AT = {os.open, os.stat, os.unlink, os.mkdir, os.rmdir, os.rename} <= os.supports_dir_fd
 
 
-def parts(rel: str | os.PathLike[str]) -> list[str]:
+def parts(rel: StrPath) -> list[str]:
     """The components of a path relative to a root; nothing that climbs out."""
     text = os.fspath(rel).replace("\\", "/")
     if text.startswith("/") or "\0" in text:
@@ -39,17 +46,21 @@ def parts(rel: str | os.PathLike[str]) -> list[str]:
     return found
 
 
-class _Dir:
+class Dir:
     """An open directory: names inside it are used without following links."""
 
-    def __init__(self, path: Path, fd: int | None) -> None:
+    def __init__(self, path: str, fd: int | None) -> None:
         self.path, self.fd = path, fd
+
+    def at(self, name: str) -> str:
+        """``name`` inside, as a path (for messages, and where no descriptor is held)."""
+        return os.path.join(self.path, name)
 
     def stat(self, name: str) -> os.stat_result | None:
         try:
             if self.fd is not None:
                 return os.stat(name, dir_fd=self.fd, follow_symlinks=False)
-            return os.lstat(self.path / name)
+            return os.lstat(self.at(name))
         except FileNotFoundError:
             return None
 
@@ -58,72 +69,165 @@ class _Dir:
             return os.open(name, flags | _NOFOLLOW, mode, dir_fd=self.fd)
         st = self.stat(name)
         if st is not None and stat.S_ISLNK(st.st_mode):
-            raise OSError(errno.ELOOP, "is a symbolic link", str(self.path / name))
-        return os.open(self.path / name, flags, mode)
+            raise OSError(errno.ELOOP, "is a symbolic link", self.at(name))
+        return os.open(self.at(name), flags, mode)
 
-    def sub(self, name: str) -> _Dir:
+    def sub(self, name: str) -> Dir:
         if self.fd is not None:
-            return _Dir(self.path / name, os.open(name, _DIR_FLAGS, dir_fd=self.fd))
+            return Dir(self.at(name), os.open(name, _DIR_FLAGS, dir_fd=self.fd))
         st = self.stat(name)
         if st is None or not stat.S_ISDIR(st.st_mode):
-            raise OSError(errno.ENOTDIR, "not a directory", str(self.path / name))
-        return _Dir(self.path / name, None)
+            raise OSError(errno.ENOTDIR, "not a directory", str(self.at(name)))
+        return Dir(self.at(name), None)
 
     def mkdir(self, name: str) -> None:
-        os.mkdir(name, 0o777, dir_fd=self.fd) if self.fd is not None else os.mkdir(self.path / name)
+        os.mkdir(name, 0o777, dir_fd=self.fd) if self.fd is not None else os.mkdir(self.at(name))
 
     def unlink(self, name: str) -> None:
-        os.unlink(name, dir_fd=self.fd) if self.fd is not None else os.unlink(self.path / name)
+        os.unlink(name, dir_fd=self.fd) if self.fd is not None else os.unlink(self.at(name))
 
     def rmdir(self, name: str) -> None:
-        os.rmdir(name, dir_fd=self.fd) if self.fd is not None else os.rmdir(self.path / name)
+        os.rmdir(name, dir_fd=self.fd) if self.fd is not None else os.rmdir(self.at(name))
 
     def listdir(self) -> list[str]:
         return os.listdir(self.fd) if self.fd is not None else os.listdir(self.path)
 
-    def rename(self, name: str, to: _Dir, new: str) -> None:
+    def rename(self, name: str, to: Dir, new: str) -> None:
         if self.fd is not None and to.fd is not None:
             os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
         else:
-            os.rename(self.path / name, to.path / new)
+            os.rename(self.at(name), to.at(new))
 
     def symlink(self, target: str, name: str) -> None:
-        os.symlink(target, name, dir_fd=self.fd) if self.fd is not None else os.symlink(target, self.path / name)
+        os.symlink(target, name, dir_fd=self.fd) if self.fd is not None else os.symlink(target, self.at(name))
 
     def readlink(self, name: str) -> str:
-        return os.readlink(name, dir_fd=self.fd) if self.fd is not None else os.readlink(self.path / name)
+        return os.readlink(name, dir_fd=self.fd) if self.fd is not None else os.readlink(self.at(name))
 
     def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
 
+    # Whole files by name in this directory (the module's functions of the
+    # same name open the directory, then call these): many files of one
+    # directory cost one walk from the root, not one each.
 
-def _link(path: Path) -> BadInput:
+    def read_file(self, name: str, limit: int) -> bytes | None:
+        """The bytes of the regular file ``name``; None when nothing (or no
+        file) is there. A link, or a file over ``limit`` bytes, is an error."""
+        st = self.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise _link(self.at(name))
+        if st is None or not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > limit:
+            raise BadInput(f"{self.at(name)}: too large ({st.st_size} bytes, at most {limit})")
+        try:
+            fd = self.open(name, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            data = _read_all(fd, st.st_size, limit)
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            raise BadInput(f"{self.at(name)}: too large (over {limit} bytes)")
+        return data
+
+    def write_file(self, name: str, data: bytes, mode: int | None = None) -> None:
+        """Replace ``name`` with ``data`` in one rename; ``mode`` defaults to
+        the old file's, else 0o644. A link there refuses the write."""
+        st = self.stat(name)
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise _link(self.at(name))
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"{self.at(name)}: is not a regular file; not replacing it")
+        if mode is None:
+            mode = st.st_mode & 0o7777 if st is not None else 0o644
+        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
+        fd = self.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            try:
+                _write_all(fd, data)
+                os.fchmod(fd, mode)
+            finally:
+                os.close(fd)
+            self.rename(tmp, self, name)
+        except BaseException:
+            try:
+                self.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    def remove_file(self, name: str) -> bool:
+        """Delete the file or link ``name`` (a link itself, never its target); False when nothing was there."""
+        st = self.stat(name)
+        if st is None:
+            return False
+        if stat.S_ISDIR(st.st_mode):
+            raise BadInput(f"{self.at(name)}: is a directory; not removing it")
+        self.unlink(name)
+        return True
+
+    def remove_leftovers(self, names: Iterable[str]) -> None:
+        """The scratch files of writes to ``names`` that a killed process left
+        behind (call it where no other writer of them can be running: under
+        the store's lock)."""
+        prefixes = tuple(f".{name}{TEMP}" for name in names)
+        for child in self.listdir():
+            st = self.stat(child) if child.startswith(prefixes) else None
+            if st is not None and stat.S_ISREG(st.st_mode):
+                self.unlink(child)
+
+
+def _read_all(fd: int, size: int, limit: int) -> bytes:
+    """What ``fd`` holds to its end, or its first ``limit + 1`` bytes when it
+    holds more (``size``: the length it had, read in one call if it still has it)."""
+    found = [os.read(fd, min(size, limit) + 1)]
+    total = len(found[0])
+    while total <= limit:
+        more = os.read(fd, min(1 << 20, limit + 1 - total))
+        if not more:
+            break
+        found.append(more)
+        total += len(more)
+    return found[0] if len(found) == 1 else b"".join(found)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _link(path: str) -> BadInput:
     return BadInput(f"{path}: is a symbolic link; vibegit never reads or writes through links (remove it)")
 
 
 @contextmanager
-def opendir(root: Path, rel: str | os.PathLike[str] = "", *, create: bool = False) -> Iterator[_Dir]:
+def opendir(root: StrPath, rel: StrPath = "", *, create: bool = False) -> Iterator[Dir]:
     """The directory ``root/rel``, no link followed below ``root``; missing
     directories are made when ``create`` (FileNotFoundError otherwise)."""
-    here = _Dir(root, os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None)
+    top = os.fspath(root)
+    here = Dir(top, os.open(top, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None)
     try:
         for name in parts(rel):
             st = here.stat(name)
             if st is None:
                 if not create:
-                    raise FileNotFoundError(errno.ENOENT, "no such directory", str(here.path / name))
+                    raise FileNotFoundError(errno.ENOENT, "no such directory", here.at(name))
                 here.mkdir(name)
                 st = here.stat(name)
             if st is not None and stat.S_ISLNK(st.st_mode):
-                raise _link(here.path / name)
+                raise _link(here.at(name))
             if st is None or not stat.S_ISDIR(st.st_mode):
-                raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(here.path / name))
+                raise NotADirectoryError(errno.ENOTDIR, "not a directory", here.at(name))
             try:
                 inner = here.sub(name)
             except OSError as err:  # it became a link meanwhile
                 if err.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise _link(here.path / name) from None
+                    raise _link(here.at(name)) from None
                 raise
             here.close()
             here = inner
@@ -132,14 +236,14 @@ def opendir(root: Path, rel: str | os.PathLike[str] = "", *, create: bool = Fals
         here.close()
 
 
-def _split(rel: str | os.PathLike[str]) -> tuple[str, str]:
+def _split(rel: StrPath) -> tuple[str, str]:
     names = parts(rel)
     if not names:
         raise BadInput(f"{os.fspath(rel)!r}: names no file")
     return "/".join(names[:-1]), names[-1]
 
 
-def lstat(root: Path, rel: str | os.PathLike[str]) -> os.stat_result | None:
+def lstat(root: StrPath, rel: StrPath) -> os.stat_result | None:
     """What stands at ``root/rel`` (a link is reported, not followed); None
     when nothing does. A link among the parents is an error."""
     parent, name = _split(rel)
@@ -150,36 +254,16 @@ def lstat(root: Path, rel: str | os.PathLike[str]) -> os.stat_result | None:
         return None
 
 
-def write(root: Path, rel: str | os.PathLike[str], data: bytes, mode: int | None = None) -> None:
+def write(root: StrPath, rel: StrPath, data: bytes, mode: int | None = None) -> None:
     """Replace ``root/rel`` with ``data`` in one rename (missing directories
     made); ``mode`` defaults to the old file's, else 0o644. A link at the
     target or on the way refuses the write."""
     parent, name = _split(rel)
     with opendir(root, parent, create=True) as d:
-        st = d.stat(name)
-        if st is not None and stat.S_ISLNK(st.st_mode):
-            raise _link(d.path / name)
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            raise BadInput(f"{d.path / name}: is not a regular file; not replacing it")
-        if mode is None:
-            mode = st.st_mode & 0o7777 if st is not None else 0o644
-        tmp = f".{name}{TEMP}{os.urandom(4).hex()}"
-        fd = d.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.chmod(f.fileno(), mode)
-            d.rename(tmp, d, name)
-        except BaseException:
-            try:
-                d.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        d.write_file(name, data, mode)
 
 
-def append(root: Path, rel: str | os.PathLike[str], data: bytes) -> None:
+def append(root: StrPath, rel: StrPath, data: bytes) -> None:
     """Add ``data`` at the end of ``root/rel`` (made when missing)."""
     parent, name = _split(rel)
     with opendir(root, parent, create=True) as d:
@@ -187,55 +271,36 @@ def append(root: Path, rel: str | os.PathLike[str], data: bytes) -> None:
             fd = d.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         except OSError as err:
             if err.errno == errno.ELOOP:
-                raise _link(d.path / name) from None
+                raise _link(d.at(name)) from None
             raise
         with os.fdopen(fd, "ab") as f:
             f.write(data)
 
 
-def read(root: Path, rel: str | os.PathLike[str], limit: int) -> bytes | None:
+def read(root: StrPath, rel: StrPath, limit: int) -> bytes | None:
     """The bytes of the regular file ``root/rel``; None when nothing (or no
     file) is there. A link (there or on the way) or a file over ``limit``
     bytes is an error."""
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            st = d.stat(name)
-            if st is None or stat.S_ISDIR(st.st_mode):
-                return None
-            if stat.S_ISLNK(st.st_mode):
-                raise _link(d.path / name)
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            if st.st_size > limit:
-                raise BadInput(f"{d.path / name}: too large ({st.st_size} bytes, at most {limit})")
-            with os.fdopen(d.open(name, os.O_RDONLY), "rb") as f:
-                data = f.read(limit + 1)
+            return d.read_file(name, limit)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    if len(data) > limit:
-        raise BadInput(f"{root / rel}: too large (over {limit} bytes)")
-    return data
 
 
-def remove(root: Path, rel: str | os.PathLike[str]) -> bool:
+def remove(root: StrPath, rel: StrPath) -> bool:
     """Delete the file or link ``root/rel`` (a link itself, never its
     target); False when nothing was there."""
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            st = d.stat(name)
-            if st is None:
-                return False
-            if stat.S_ISDIR(st.st_mode):
-                raise BadInput(f"{d.path / name}: is a directory; not removing it")
-            d.unlink(name)
-            return True
+            return d.remove_file(name)
     except (FileNotFoundError, NotADirectoryError):
         return False
 
 
-def remove_tree(root: Path, rel: str | os.PathLike[str]) -> None:
+def remove_tree(root: StrPath, rel: StrPath) -> None:
     """Delete ``root/rel`` whatever it is, a directory with all it holds;
     links inside are removed as links, never followed."""
     parent, name = _split(rel)
@@ -243,7 +308,7 @@ def remove_tree(root: Path, rel: str | os.PathLike[str]) -> None:
         _remove_in(d, name)
 
 
-def _remove_in(d: _Dir, name: str) -> None:
+def _remove_in(d: Dir, name: str) -> None:
     st = d.stat(name)
     if st is None:
         return
@@ -259,7 +324,7 @@ def _remove_in(d: _Dir, name: str) -> None:
     d.rmdir(name)
 
 
-def remove_empty_dirs(root: Path, rel: str | os.PathLike[str]) -> None:
+def remove_empty_dirs(root: StrPath, rel: StrPath) -> None:
     """Remove ``root/rel`` and its parents below ``root`` while they are empty directories."""
     names = parts(rel)
     while names:
@@ -271,7 +336,7 @@ def remove_empty_dirs(root: Path, rel: str | os.PathLike[str]) -> None:
         names.pop()
 
 
-def rename(root: Path, src: str | os.PathLike[str], dst: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+def rename(root: StrPath, src: StrPath, dst: StrPath, *, overwrite: bool = False) -> None:
     """Move ``src`` to ``dst`` (both below ``root``, no link on the way); ``dst``
     must not exist, unless ``overwrite`` (a file, replaced in one rename)."""
     src_parent, src_name = _split(src)
@@ -279,18 +344,18 @@ def rename(root: Path, src: str | os.PathLike[str], dst: str | os.PathLike[str],
     with opendir(root, src_parent) as s, opendir(root, dst_parent, create=True) as d:
         there = d.stat(dst_name)
         if there is not None and not (overwrite and stat.S_ISREG(there.st_mode)):
-            raise BadInput(f"{d.path / dst_name}: exists already; not replacing it")
+            raise BadInput(f"{d.at(dst_name)}: exists already; not replacing it")
         s.rename(src_name, d, dst_name)
 
 
-def symlink(root: Path, rel: str | os.PathLike[str], target: str) -> None:
+def symlink(root: StrPath, rel: StrPath, target: str) -> None:
     """Make the link ``root/rel`` → ``target`` (missing directories made); nothing may stand there."""
     parent, name = _split(rel)
     with opendir(root, parent, create=True) as d:
         d.symlink(target, name)
 
 
-def inventory(root: Path, rel: str | os.PathLike[str], digest: bool = True) -> dict[str, str]:
+def inventory(root: StrPath, rel: StrPath, digest: bool = True) -> dict[str, str]:
     """Everything at and below ``root/rel`` (no link followed), by path: a
     file's SHA-256 and exec bit (``digest``), a link's target, a directory,
     or something else; two equal inventories mean a faithful copy."""
@@ -301,7 +366,7 @@ def inventory(root: Path, rel: str | os.PathLike[str], digest: bool = True) -> d
     return found
 
 
-def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
+def _inventory(d: Dir, name: str, path: str, found: dict[str, str], digest: bool) -> None:
     st = d.stat(name)
     if st is None:
         return
@@ -329,7 +394,7 @@ def _inventory(d: _Dir, name: str, path: str, found: dict[str, str], digest: boo
         found[path] = "other"
 
 
-def copy(src: Path, rel: str | os.PathLike[str], dst: Path) -> None:
+def copy(src: StrPath, rel: StrPath, dst: StrPath) -> None:
     """Copy ``src/rel`` (all below it too) to ``dst/rel``: bytes and exec bits,
     links as links; nothing followed on either side. ``dst/rel`` must not exist."""
     parent, name = _split(rel)
@@ -337,7 +402,7 @@ def copy(src: Path, rel: str | os.PathLike[str], dst: Path) -> None:
         _copy(s, d, name)
 
 
-def _copy(s: _Dir, d: _Dir, name: str) -> None:
+def _copy(s: Dir, d: Dir, name: str) -> None:
     st = s.stat(name)
     if st is None:
         return
@@ -359,10 +424,10 @@ def _copy(s: _Dir, d: _Dir, name: str) -> None:
             inner_s.close()
             inner_d.close()
     else:
-        raise BadInput(f"{s.path / name}: not a file, link or directory; not copying it")
+        raise BadInput(f"{s.at(name)}: not a file, link or directory; not copying it")
 
 
-def free_name(root: Path, rel: str, suffix: str, data: bytes | None = None) -> str | None:
+def free_name(root: StrPath, rel: str, suffix: str, data: bytes | None = None) -> str | None:
     """``rel + suffix``, or ``rel + suffix + ".2"`` … the first that is free, so
     a side file never replaces an older one; None when one already holds ``data``."""
     for n in range(1, 1000):
@@ -372,27 +437,24 @@ def free_name(root: Path, rel: str, suffix: str, data: bytes | None = None) -> s
             return name
         if data is not None and stat.S_ISREG(st.st_mode) and read(root, name, len(data) + 1) == data:
             return None
-    raise BadInput(f"{root / rel}{suffix}: a thousand side files already; clear some away")
+    raise BadInput(f"{os.path.join(root, rel)}{suffix}: a thousand side files already; clear some away")
 
 
-def remove_leftovers(root: Path, rel: str | os.PathLike[str]) -> None:
+def remove_leftovers(root: StrPath, rel: StrPath) -> None:
     """The scratch files of writes to ``root/rel`` that a killed process left
     behind (call it where no other writer of it can be running: under the store's lock)."""
     parent, name = _split(rel)
     try:
         with opendir(root, parent) as d:
-            for child in d.listdir():
-                st = d.stat(child) if child.startswith(f".{name}{TEMP}") else None
-                if st is not None and stat.S_ISREG(st.st_mode):
-                    d.unlink(child)
+            d.remove_leftovers([name])
     except (FileNotFoundError, NotADirectoryError):
         return
 
 
-def relative(path: Path, root: Path) -> str | None:
+def relative(path: StrPath, root: StrPath) -> str | None:
     """``path`` relative to ``root`` when it lies below it (compared as written, not resolved)."""
-    try:
-        rel = PurePosixPath(os.path.normpath(path)).relative_to(os.path.normpath(root))
-    except ValueError:
-        return None
-    return rel.as_posix()
+    at, top = os.path.normpath(path), os.path.normpath(root)
+    if at == top:
+        return "."
+    inside = top if top.endswith("/") else top + "/"  # "/": the root directory
+    return at[len(inside) :] if at.startswith(inside) else None

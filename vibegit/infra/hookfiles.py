@@ -28,11 +28,9 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import stat
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from vibegit import __version__
 from vibegit.core.messages import t
@@ -40,6 +38,10 @@ from vibegit.core.records import frozen
 from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git, output
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.infra.fs import StrPath
 
 HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
 DEFAULT_HOOKS = ("post-checkout", "reference-transaction", "pre-push", "post-rewrite")
@@ -49,7 +51,7 @@ CREATED = "# vibegit-created-dirs: "
 CHAINED = ".vibegit-chained"
 LEGACY = ".legacy"  # the pre-commit framework runs NAME.legacy first
 LEFTHOOK_OLD = ".old"  # lefthook renames a hook it did not write to NAME.old (and never runs it)
-PRIVATE = Path("vibegit") / "hooks"  # under the git common dir
+PRIVATE = "vibegit/hooks"  # under the git common dir
 MODE = 0o755  # every shim's, and vibegit's own copies'
 FRAMEWORK_ENTRY = "vibegit-hook"  # the pre-commit framework's entry (hooks/, installed as a script)
 FRAMEWORK_HOOKS = ("pre-commit", "post-checkout", "pre-push", "post-rewrite")  # .pre-commit-hooks.yaml's stages
@@ -64,7 +66,8 @@ def _resource(name: str) -> str:
 def _fill(
     text: str, python: str = "", name: str = "", created: Sequence[str] = (), paths: tuple[str, str] = ("", "")
 ) -> str:
-    import json  # here: only install writes hooks
+    import json  # here: only install writes hooks (json and shlex cost milliseconds at every command's start)
+    import shlex
 
     boot = _resource("boot.py")  # run by the baked interpreter, inside single quotes
     if "'" in boot:
@@ -97,7 +100,7 @@ def script(name: str, python: str = "", created: Sequence[str] = (), paths: tupl
     return _fill(text, python, name, created, paths)
 
 
-def git_paths(cwd: Path | None = None) -> tuple[str, str]:
+def git_paths(cwd: StrPath | None = None) -> tuple[str, str]:
     """git's exec path and the system config file it reads (its editor, set to
     ``echo``, is handed that file's name); ("", "") when either is unknown."""
     env = {k: v for k, v in os.environ.items() if k not in ("GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM")}
@@ -136,40 +139,40 @@ def caller_line(name: str) -> str:
 class Place:
     """Where git looks for hooks, and where vibegit keeps its own copies."""
 
-    hooks: Path  # git rev-parse --git-path hooks
-    common: Path  # the git common dir
+    hooks: str  # git rev-parse --git-path hooks
+    common: str  # the git common dir
     hooks_path: str | None  # core.hooksPath, when set
     origin: str  # where core.hooksPath is set (git config --show-origin), when it is
-    top: Path | None = None  # the worktree (where lefthook's and husky's files are)
-    git_dir: Path | None = None  # this worktree's git dir
+    top: str | None = None  # the worktree (where lefthook's and husky's files are)
+    git_dir: str | None = None  # this worktree's git dir
 
     @property
-    def private(self) -> Path:
-        return self.common / PRIVATE
+    def private(self) -> str:
+        return os.path.join(self.common, PRIVATE)
 
     @property
-    def default_hooks(self) -> Path:
-        return self.common / "hooks"
+    def default_hooks(self) -> str:
+        return os.path.join(self.common, "hooks")
 
 
-def place(cwd: Path | None = None) -> Place:
-    here = Path(cwd or Path.cwd())
+def place(cwd: StrPath | None = None) -> Place:
+    here = os.fspath(cwd) if cwd else os.getcwd()
     lines, proc = git.rev_parse([["--git-path", "hooks"], ["--git-common-dir"], ["--absolute-git-dir"]], here)
     if proc.returncode or len(lines) < 3:
         raise BadInput(f"{here}: not inside a git repository (run 'git init' or cd into one)")
     shown = git.run(["config", "--show-origin", "--get", "core.hooksPath"], cwd=here, check=False)
     origin, _, value = git.text(shown.stdout).rstrip("\n").partition("\t")
     return Place(
-        hooks=Path(os.path.normpath(here / lines[0])),
-        common=Path(os.path.normpath(here / lines[1])),
+        hooks=os.path.normpath(os.path.join(here, lines[0])),
+        common=os.path.normpath(os.path.join(here, lines[1])),
         hooks_path=value if shown.returncode == 0 else None,
         origin=origin,
         top=_toplevel(here),
-        git_dir=Path(os.path.normpath(here / lines[2])),
+        git_dir=os.path.normpath(os.path.join(here, lines[2])),
     )
 
 
-def _toplevel(here: Path) -> Path | None:
+def _toplevel(here: str) -> str | None:
     try:
         return git.find_repo(here).toplevel
     except BadInput:
@@ -180,13 +183,13 @@ def place_of(repo: git.Repo, config: dict[str, str]) -> Place:
     """``place`` without a git process, from the settings already read (every command asks)."""
     value = config.get("core.hookspath")
     if value is None:
-        hooks = repo.common_dir / "hooks"
+        hooks = os.path.join(repo.common_dir, "hooks")
     else:
-        hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
+        hooks = os.path.normpath(os.path.join(repo.toplevel, os.path.expanduser(value)))
     return Place(hooks, repo.common_dir, value, "git config", repo.toplevel, repo.git_dir)
 
 
-def hooks_dir(cwd: Path | None = None) -> Path:
+def hooks_dir(cwd: StrPath | None = None) -> str:
     return place(cwd).hooks
 
 
@@ -194,8 +197,8 @@ def hooks_dir(cwd: Path | None = None) -> Path:
 class Dir:
     """A hooks directory, written below ``root`` without following links."""
 
-    path: Path
-    root: Path
+    path: str
+    root: str
     rel: str
 
     def target(self, name: str) -> str:
@@ -211,7 +214,7 @@ class Dir:
         fs.remove(self.root, self.target(name))
 
 
-def _dir(directory: Path, where: Place) -> Dir:
+def _dir(directory: str, where: Place) -> Dir:
     """``directory`` with the root its files are written under. Inside the
     git dir: the git dir. Inside the working tree (a ``core.hooksPath`` like
     ``.husky``): the top directory, so a committed link on the way refuses the
@@ -224,20 +227,20 @@ def _dir(directory: Path, where: Place) -> Dir:
     return Dir(directory, directory, "")
 
 
-def _head(path: Path) -> str | None:
+def _head(path: str) -> str | None:
     """The first bytes of a regular file, or None (a link or a directory is never ours)."""
-    if path.is_symlink() or not path.is_file():
+    if os.path.islink(path) or not os.path.isfile(path):
         return None
-    with path.open("rb") as f:
+    with open(path, "rb") as f:
         return f.read(2048).decode(errors="replace")
 
 
-def is_ours(path: Path) -> bool:
+def is_ours(path: str) -> bool:
     head = _head(path)
     return head is not None and len(head.split("\n")) > 1 and head.split("\n")[1].startswith(MARK)
 
 
-def owner(path: Path) -> str:
+def owner(path: str) -> str:
     """Who wrote the hook at ``path``: vibegit, pre-commit, husky, lefthook,
     git-lfs, "" (someone else) or "none" (nothing there)."""
     if not os.path.lexists(path):
@@ -249,14 +252,14 @@ def owner(path: Path) -> str:
         return "pre-commit"
     if "LEFTHOOK" in head or "lefthook" in head:
         return "lefthook"
-    if (path.parent / "h").is_file() and '/h"' in head:
+    if os.path.isfile(os.path.join(os.path.dirname(path), "h")) and '/h"' in head:
         return "husky"  # husky 9's stubs: . "$(dirname "$0")/h"
     if "git lfs " in head:
         return "git-lfs"
     return ""
 
 
-def _created(path: Path) -> list[str]:
+def _created(path: str) -> list[str]:
     for line in (_head(path) or "").split("\n")[:4]:
         if line.startswith(CREATED):
             try:
@@ -278,12 +281,12 @@ def _names(hooks: Sequence[str] | None, default: Sequence[str] = DEFAULT_HOOKS) 
     return list(dict.fromkeys(hooks))
 
 
-def _missing_dirs(directory: Path) -> list[Path]:
+def _missing_dirs(directory: str) -> list[str]:
     missing = []
     probe = directory
-    while not os.path.lexists(probe) and probe != probe.parent:
+    while not os.path.lexists(probe) and probe != os.path.dirname(probe):
         missing.append(probe)
-        probe = probe.parent
+        probe = os.path.dirname(probe)
     return missing
 
 
@@ -291,7 +294,7 @@ def _missing_dirs(directory: Path) -> list[Path]:
 class Plan:
     name: str
     action: str  # new | chain | update | mode | same | legacy | manager
-    path: Path  # the file our shim goes to (manager: the manager's file, left alone)
+    path: str  # the file our shim goes to (manager: the manager's file, left alone)
     text: str
     manager: str = ""
 
@@ -302,24 +305,25 @@ def say(text: str) -> None:
     print("\n".join(lines), file=output.stdout(), flush=True)
 
 
-def _compared(path: Path, text: str) -> str:
+def _compared(path: str, text: str) -> str:
     """Our shim at ``path`` against what install writes: "same", "update" (its
     text differs) or "mode" (only its mode: git skips a hook it cannot run)."""
-    if path.read_bytes() != text.encode("utf-8", "surrogateescape"):
-        return "update"
-    return "same" if stat.S_IMODE(path.lstat().st_mode) == MODE else "mode"
+    with open(path, "rb") as f:
+        if f.read() != text.encode("utf-8", "surrogateescape"):
+            return "update"
+    return "same" if stat.S_IMODE(os.lstat(path).st_mode) == MODE else "mode"
 
 
 def _plan(
     name: str,
-    directory: Path,
+    directory: str,
     python: str,
     created: list[str],
     problems: list[str],
     paths: tuple[str, str],
     tracked: frozenset[str] = frozenset(),
 ) -> Plan:
-    path = directory / name
+    path = os.path.join(directory, name)
     who = owner(path)
     if name in tracked and who != "vibegit":  # the project's own hook: renaming or rewriting it dirties the tree
         return Plan(name, "tracked", path, script(name, python, (), paths), who)
@@ -329,21 +333,21 @@ def _plan(
     if who == "none":
         return Plan(name, "new", path, script(name, python, created, paths))
     if who == "pre-commit":  # the framework runs NAME.legacy first, with the same arguments
-        legacy = directory / (name + LEGACY)
-        if os.path.lexists(legacy) and not is_ours(legacy) and os.path.lexists(str(legacy) + CHAINED):
-            problems.append(f"{legacy} is not vibegit's and {legacy.name}{CHAINED} exists too; move one of them away")
+        legacy = os.path.join(directory, name + LEGACY)
+        if os.path.lexists(legacy) and not is_ours(legacy) and os.path.lexists(legacy + CHAINED):
+            problems.append(f"{legacy} is not vibegit's and {name + LEGACY}{CHAINED} exists too; move one of them away")
         text = script(name, python, (), paths)
         same = is_ours(legacy) and _compared(legacy, text) == "same"
         return Plan(name, "same" if same else "legacy", legacy, text, "pre-commit")
     if who in ("husky", "lefthook"):
         return Plan(name, "manager", path, script(name, python, (), paths), who)
-    chained = directory / (name + CHAINED)
+    chained = os.path.join(directory, name + CHAINED)
     if os.path.lexists(chained):
-        problems.append(f"{path} is not vibegit's and {chained.name} exists too; move one of them away")
+        problems.append(f"{path} is not vibegit's and {name + CHAINED} exists too; move one of them away")
     return Plan(name, "chain", path, script(name, python, created, paths), who)
 
 
-def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: Path | None = None) -> int:
+def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: StrPath | None = None) -> int:
     """Put vibegit's hooks where git runs them: ``hooks``, else the default
     ones and every other one installed before (each mended where it differs)."""
     names = _names(hooks)
@@ -356,10 +360,12 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     found = fs.lstat(hooks_at.root, hooks_at.rel) if hooks_at.rel else None  # a link on the way refuses
     if found is not None and stat.S_ISLNK(found.st_mode):
         raise BadInput(f"{directory}: is a symbolic link; vibegit never writes hooks through links (remove it)")
-    if (found is not None and not stat.S_ISDIR(found.st_mode)) or (directory.exists() and not directory.is_dir()):
+    if (found is not None and not stat.S_ISDIR(found.st_mode)) or (
+        os.path.exists(directory) and not os.path.isdir(directory)
+    ):
         raise BadInput(f"{directory}: the hooks path git uses is not a directory")
     missing = _missing_dirs(directory)
-    created = [str(d) for d in missing]
+    created = list(missing)
     problems: list[str] = []
     paths = git_paths(cwd)
     in_tree = where.top is not None and hooks_at.root == where.top
@@ -371,8 +377,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
         with fs.opendir(hooks_at.root, hooks_at.rel, create=True):
             pass
     elif missing:  # a core.hooksPath of the user's, outside the repository
-        directory.mkdir(parents=True)
-    private = Dir(where.private, where.common, str(PRIVATE))
+        os.makedirs(directory)
+    private = Dir(where.private, where.common, PRIVATE)
     for plan in plans:
         private.write(plan.name, script(plan.name, python, (), paths))
         _carry_out(plan, hooks_at)
@@ -382,8 +388,9 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
         say(f"created {d} (uninstall removes it again when empty)")
     if _is_husky(directory) and "pre-commit" not in names:
         say(
-            f"husky: the lock check runs from {directory / LOCK_HOOK} (husky leaves it alone). To check "
-            f"before the editor opens too, for everyone with vibegit, add to {directory.parent / 'pre-commit'}:\n"
+            f"husky: the lock check runs from {os.path.join(directory, LOCK_HOOK)} (husky leaves it alone). To check "
+            f"before the editor opens too, for everyone with vibegit, add to "
+            f"{os.path.join(os.path.dirname(directory), 'pre-commit')}:\n"
             f"    {caller_line('pre-commit')}\n"
             "  (and run 'vibegit install --hook pre-commit' here; it does nothing where vibegit is not installed)"
         )
@@ -398,8 +405,8 @@ def install(hooks: Sequence[str] | None = None, python: str | None = None, cwd: 
     return OK
 
 
-def _is_husky(directory: Path) -> bool:
-    return (directory / "h").is_file() and directory.name == "_"
+def _is_husky(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "h")) and os.path.basename(directory) == "_"
 
 
 def _carry_out(plan: Plan, at: Dir) -> None:
@@ -418,19 +425,19 @@ def _carry_out(plan: Plan, at: Dir) -> None:
         )
         return
     if plan.action == "legacy":
-        chained = Path(str(path) + CHAINED)
+        base = os.path.basename(path)
         moved = os.path.lexists(path) and not is_ours(path)
         if moved:
-            at.rename(path.name, chained.name)
-        at.write(path.name, plan.text)
+            at.rename(base, base + CHAINED)
+        at.write(base, plan.text)
         say(
-            f"{name}: the pre-commit framework's hook stays; vibegit's runs before it as {path.name}"
-            + (f" (the one that was there is now {chained.name}, and still runs)" if moved else "")
+            f"{name}: the pre-commit framework's hook stays; vibegit's runs before it as {base}"
+            + (f" (the one that was there is now {base}{CHAINED}, and still runs)" if moved else "")
         )
         return
     if plan.action == "chain":
         at.rename(name, name + CHAINED)
-    mode = stat.S_IMODE(path.lstat().st_mode) if plan.action == "mode" else MODE
+    mode = stat.S_IMODE(os.lstat(path).st_mode) if plan.action == "mode" else MODE
     at.write(name, plan.text)
     if plan.action == "chain":
         whose = f"{plan.manager}'s" if plan.manager else "your existing"
@@ -443,11 +450,11 @@ def _carry_out(plan: Plan, at: Dir) -> None:
         say(t("install.hook_installed", name=name))
 
 
-def _manager_advice(plan: Plan, directory: Path) -> str:
+def _manager_advice(plan: Plan, directory: str) -> str:
     name = plan.name
     line = caller_line(name)
     if plan.manager == "husky":
-        team = directory.parent / name
+        team = os.path.join(os.path.dirname(directory), name)
         return (
             f"{name}: husky's hook stays as it is (never renamed). To run vibegit's {name} through husky, "
             f"add this line to {team} (safe to commit: it does nothing where vibegit is not installed):\n"
@@ -474,9 +481,9 @@ def _order(name: str) -> str:
 
 def _remove(at: Dir, name: str, label: str) -> set[str]:
     """Remove our shim ``name`` in ``at``, putting back what it chained; the dirs install created."""
-    created = set(_created(at.path / name))
+    created = set(_created(os.path.join(at.path, name)))
     chained = name + CHAINED
-    if os.path.lexists(at.path / chained):
+    if os.path.lexists(os.path.join(at.path, chained)):
         at.rename(chained, name, overwrite=True)
         say(f"{label}: removed; the hook it chained is back from {chained}")
     else:
@@ -485,34 +492,34 @@ def _remove(at: Dir, name: str, label: str) -> set[str]:
     return created
 
 
-def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> int:
+def uninstall(hooks: Sequence[str] | None = None, cwd: StrPath | None = None) -> int:
     names = _names(hooks, HOOK_NAMES)
     where = place(cwd)
     created: set[str] = set()
     dirs = [_dir(where.hooks, where)]
     if where.default_hooks != where.hooks:
         dirs.append(Dir(where.default_hooks, where.common, "hooks"))
-    private = Dir(where.private, where.common, str(PRIVATE))
+    private = Dir(where.private, where.common, PRIVATE)
     for name in names:
         found = False
         for at in dirs:
             for suffix in ("", LEGACY, LEFTHOOK_OLD):
-                path = at.path / (name + suffix)
+                path = os.path.join(at.path, name + suffix)
                 if is_ours(path):
-                    label = name if at.path == where.hooks and not suffix else str(path)
+                    label = name if at.path == where.hooks and not suffix else path
                     created |= _remove(at, name + suffix, label)
                     found = True
-        path = where.hooks / name
+        path = os.path.join(where.hooks, name)
         who = owner(path)
-        if who in ("husky", "lefthook") and (where.private / name).exists():
+        if who in ("husky", "lefthook") and os.path.exists(os.path.join(where.private, name)):
             say(f"{name}: the {who} line that calls vibegit's {name} does nothing now; remove it when you like")
         elif not found and who not in ("none", "vibegit"):
             say(f"{name}: not vibegit's hook, left alone")
         elif not found and hooks:
             say(f"{name}: not installed")
-        if os.path.lexists(where.private / name):
+        if os.path.lexists(os.path.join(where.private, name)):
             private.remove(name)
-    restored_lfs = [n for n in names if owner(where.hooks / n) == "git-lfs"]
+    restored_lfs = [n for n in names if owner(os.path.join(where.hooks, n)) == "git-lfs"]
     lfs_gone = git.run(["config", "--get", "filter.lfs.process"], cwd=where.top, check=False).returncode != 0
     if restored_lfs and lfs_gone:
         say(
@@ -523,14 +530,14 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
         _exclude(where, dirs[0])  # what of vibegit's is left there (after --hook), else no block at all
     else:
         _unexclude(where)
-    for own in (where.private, where.private.parent):
+    for own in (where.private, os.path.dirname(where.private)):
         try:
-            own.rmdir()
+            os.rmdir(own)
         except OSError:
             pass
     for d in sorted(created, key=len, reverse=True):
         try:
-            Path(d).rmdir()  # only when empty
+            os.rmdir(d)  # only when empty
             say(f"removed {d}, which install had created")
         except OSError:
             pass
@@ -539,7 +546,7 @@ def uninstall(hooks: Sequence[str] | None = None, cwd: Path | None = None) -> in
 
 # -- a hooks directory inside the working tree: never dirtied -----------------------
 
-EXCLUDED = Path("vibegit") / "exclude"  # under the git common dir: the text install added to info/exclude
+EXCLUDED = "vibegit/exclude"  # under the git common dir: the text install added to info/exclude
 _EXCLUDE_HEAD = "# vibegit's hook shims, kept out of 'git add' (vibegit uninstall takes these lines out)\n"
 
 
@@ -565,7 +572,7 @@ def _exclude(where: Place, at: Dir) -> None:
         f
         for name in HOOK_NAMES
         for f in (name, name + CHAINED, name + LEGACY, name + LEGACY + CHAINED)
-        if is_ours(at.path / f) or (f.endswith(CHAINED) and os.path.lexists(at.path / f))
+        if is_ours(os.path.join(at.path, f)) or (f.endswith(CHAINED) and os.path.lexists(os.path.join(at.path, f)))
     ]
     if not ours:
         return
@@ -604,51 +611,52 @@ def _unexclude(where: Place) -> None:
 def lock_check_problem(where: Place) -> str | None:
     """Why the lock check that ``vibegit install`` put in place no longer runs; None when it does
     (or was never installed: vibegit's own copy of it is the sign it was). Every command says it."""
-    if not (where.private / LOCK_HOOK).is_file():
+    if not os.path.isfile(os.path.join(where.private, LOCK_HOOK)):
         return None
     return _problem(where, LOCK_HOOK)
 
 
 def installed(where: Place) -> list[str]:
     """The hooks ``vibegit install`` put in place (vibegit's own copies say which)."""
-    return [name for name in HOOK_NAMES if (where.private / name).is_file()]
+    return [name for name in HOOK_NAMES if os.path.isfile(os.path.join(where.private, name))]
 
 
 def _called_by_manager(where: Place, name: str, manager: str) -> bool:
     """A husky or lefthook configuration that calls vibegit's copy of hook ``name``."""
     needle = f"vibegit/hooks/{name}"
     if manager == "husky":
-        files = [where.hooks.parent / name]
+        files = [os.path.join(os.path.dirname(where.hooks), name)]
     else:
         top = where.top or where.hooks
         files = [
-            top / f"{base}.{ext}"
+            os.path.join(top, f"{base}.{ext}")
             for base in ("lefthook", "lefthook-local", ".lefthook", ".lefthook-local")
             for ext in ("yml", "yaml", "json", "toml")
         ]
     for path in files:
         try:
-            if needle in path.read_text(errors="replace"):
-                return True
+            with open(path, errors="replace") as f:
+                if needle in f.read():
+                    return True
         except OSError:
             continue
     return False
 
 
-def _runs(where: Place, name: str) -> tuple[str, Path]:
+def _runs(where: Place, name: str) -> tuple[str, str]:
     """Who runs hook ``name`` where git looks, and the file of ours it runs
     (our shim, the pre-commit framework's NAME.legacy, or vibegit's copy a
     hook manager's line calls)."""
-    path = where.hooks / name
+    path = os.path.join(where.hooks, name)
     who = owner(path)
-    if who == "pre-commit" and is_ours(where.hooks / (name + LEGACY)):
-        return who, where.hooks / (name + LEGACY)
+    if who == "pre-commit" and is_ours(path + LEGACY):
+        return who, path + LEGACY
     if who in ("husky", "lefthook") or _calls_ours(path, name, who):
-        return who, where.private / name
+        return who, os.path.join(where.private, name)
     return who, path
 
 
-def _calls_ours(path: Path, name: str, who: str) -> bool:
+def _calls_ours(path: str, name: str, who: str) -> bool:
     """A hook of the project's (tracked in its hooks directory) that calls
     vibegit's copy of hook ``name``: the line install printed for it."""
     return who not in ("vibegit", "none") and f"vibegit/hooks/{name}" in (_head(path) or "")
@@ -660,15 +668,16 @@ def _problem(where: Place, name: str) -> str | None:
     what = t("hooks.lock_check" if name == LOCK_HOOK else "hooks.hook", name=name)
     who, path = _runs(where, name)
     called = _called_by_manager(where, name, who) if who in ("husky", "lefthook") else False
-    if who in ("husky", "lefthook") and not (called or _calls_ours(where.hooks / name, name, who)):
-        if who == "lefthook" and is_ours(where.hooks / (name + LEFTHOOK_OLD)):
+    hook = os.path.join(where.hooks, name)
+    if who in ("husky", "lefthook") and not (called or _calls_ours(hook, name, who)):
+        if who == "lefthook" and is_ours(hook + LEFTHOOK_OLD):
             return t("hooks.lefthook_old", what=what, old=name + LEFTHOOK_OLD)
         return t("hooks.manager", what=what, who=who, name=name)
     if who == "none":
-        if where.hooks_path is not None and is_ours(where.default_hooks / name):
+        if where.hooks_path is not None and is_ours(os.path.join(where.default_hooks, name)):
             return t("hooks.moved", what=what, hooks=where.hooks)
         return t("hooks.missing", what=what, path=path)
-    if who not in ("vibegit", "husky", "lefthook") and path == where.hooks / name:  # the framework's: no NAME.legacy
+    if who not in ("vibegit", "husky", "lefthook") and path == hook:  # the framework's: no NAME.legacy
         return t("hooks.foreign", what=what, path=path, who=who or t("hooks.someone"))
     if not os.access(path, os.X_OK):
         return t("hooks.not_executable", what=what, path=path)
@@ -696,14 +705,18 @@ def outdated(where: Place) -> list[str]:
         if python is None or (python and not os.access(python, os.X_OK)):
             python = sys.executable  # what install writes
         created = _created(path) if who == "vibegit" else ()
-        if path.read_bytes() != script(name, python, created, paths).encode("utf-8", "surrogateescape"):
+        with open(path, "rb") as f:
+            outdated = f.read() != script(name, python, created, paths).encode("utf-8", "surrogateescape")
+        if outdated:
             found.append(t("hooks.outdated", name=name, path=path))
     return found
 
 
-def interpreter(path: Path) -> str | None:
+def interpreter(path: str) -> str | None:
     """The Python the shim at ``path`` runs vibegit with ("": vibegit on PATH), as
     shims/head.sh's ``@PYTHON@`` line holds it; None when no such line is there."""
+    import shlex  # doctor only
+
     line = next(x for x in _resource("head.sh").splitlines() if "@PYTHON@" in x)
     before, _, after = line.partition("@PYTHON@")
     for found in (_head(path) or "").splitlines():
@@ -720,13 +733,13 @@ def lfs_problem(where: Place, lfs_configured: bool) -> str | None:
     """git-lfs is set up here but its pre-push hook no longer runs (vibegit was there first)."""
     if not lfs_configured:
         return None
-    for path in (where.hooks / "pre-push", where.hooks / ("pre-push" + CHAINED)):
+    for path in (os.path.join(where.hooks, "pre-push"), os.path.join(where.hooks, "pre-push" + CHAINED)):
         if "git lfs pre-push" in (_head(path) or "") or "git-lfs pre-push" in (_head(path) or ""):
             return None
     return t("hooks.lfs")
 
 
-def write_shipped(directory: Path) -> None:
+def write_shipped(directory: str) -> None:
     """Regenerate the repository's hooks/ (shims that find ``vibegit`` on PATH,
     and the pre-commit framework's entry)."""
     for name in HOOK_NAMES:
@@ -735,4 +748,4 @@ def write_shipped(directory: Path) -> None:
 
 
 if __name__ == "__main__":  # python -m vibegit.infra.hookfiles, from the repository root
-    write_shipped(Path("hooks"))
+    write_shipped("hooks")

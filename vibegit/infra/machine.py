@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 from vibegit.core.model import MACHINE_ID, Env
 from vibegit.core.text import escape_path
@@ -24,7 +23,7 @@ def now() -> str:
 def worktree_name(repo: git.Repo) -> str:
     """This worktree as locks record it: its path, escaped to one printable line
     (a path may hold any byte but NUL and "/"; the state files hold text)."""
-    return escape_path(str(repo.toplevel))
+    return escape_path(repo.toplevel)
 
 
 MACHINE_FILE = "vibegit.machine"  # in the git common dir, beside vibegit.lock
@@ -45,13 +44,13 @@ def machine_id(repo: git.Repo, create: bool = True) -> str:
     found = data.decode("ascii", errors="replace").strip()
     if not MACHINE_ID.match(found):
         raise BadInput(
-            f"{root / MACHINE_FILE}: not a vibegit machine id (16 to 64 hex digits); delete it and vibegit "
+            f"{os.path.join(root, MACHINE_FILE)}: not a vibegit machine id (16 to 64 hex digits); delete it and vibegit "
             "makes a new one (this clone is then a new holder: 'vibegit resume --force' takes its workflow back)"
         )
     return found
 
 
-def _make(root: Path) -> bytes:
+def _make(root: str) -> bytes:
     """A new id, written whole under a scratch name and linked into place, so
     a process that looks meanwhile finds none or all of it, and two that make
     one at once agree on the first."""
@@ -61,7 +60,7 @@ def _make(root: Path) -> bytes:
     scratch = f"{MACHINE_FILE}{fs.TEMP}{os.urandom(4).hex()}"
     fs.write(root, scratch, made, 0o644)
     try:
-        os.link(root / scratch, root / MACHINE_FILE, follow_symlinks=False)
+        os.link(os.path.join(root, scratch), os.path.join(root, MACHINE_FILE), follow_symlinks=False)
     except FileExistsError:
         pass  # another process made it first: its id is the clone's
     except OSError:  # a file system without hard links: a rename, unless one stands there

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Callable
+from contextlib import ExitStack
 
 from vibegit.core import workflows
 from vibegit.core.messages import t
@@ -96,17 +97,18 @@ class _Written:
     it may still show (read once each, on demand)."""
 
     def __init__(self, repo: git.Repo, cat: git.CatFile, shown: Shown, known: Loaded | None = None) -> None:
-        self.repo, self.cat, self.shown = repo, cat, shown
+        self.repo, self.cat, self.shown, self.known = repo, cat, shown, known
         self.cache: dict[str, dict[str, bytes]] = {}
-        if known is not None and known.head:
-            self.cache[known.head] = view(repo, cat, known, shown.workflow)
 
     def files(self, commit: str) -> dict[str, bytes]:
         if commit not in self.cache:
-            try:
-                loaded = load_commit(self.repo, self.cat, commit, "") if self.cat.get(commit) else None
-            except VibegitError:
-                loaded = None
+            if self.known is not None and commit == self.known.head:
+                loaded: Loaded | None = self.known
+            else:
+                try:
+                    loaded = load_commit(self.repo, self.cat, commit, "") if self.cat.get(commit) else None
+                except VibegitError:
+                    loaded = None
             self.cache[commit] = view(self.repo, self.cat, loaded, self.shown.workflow) if loaded else {}
         return self.cache[commit]
 
@@ -137,6 +139,17 @@ def _read(repo: git.Repo, rel: str) -> bytes | None:
     return fs.read(repo.toplevel, rel, MAX_FILE_BYTES)
 
 
+def _read_all(repo: git.Repo, settings: Settings, names: tuple[str, ...]) -> dict[str, bytes | None]:
+    """The mirror's files ``names`` (None: not there) as ``_read`` reads each,
+    in one walk from the top directory."""
+    with ExitStack() as stack:
+        try:
+            d = stack.enter_context(fs.opendir(repo.toplevel, settings.mirror_dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return dict.fromkeys(names)
+        return {name: d.read_file(name, MAX_FILE_BYTES) for name in names}
+
+
 def adopt(
     repo: git.Repo, settings: Settings, cat: git.CatFile, loaded: Loaded, current: Flow, notices: list[str]
 ) -> State:
@@ -153,14 +166,14 @@ def adopt(
     if not shown.commits:  # vibegit never wrote this mirror: what is there is the user's
         return _adopt_first(repo, settings, current, notices)
     base = shown.commits[0]
-    written = _Written(repo, cat, shown, loaded)
-    base_files = written.files(base)
+    written = _Written(repo, cat, shown, loaded)  # read only when a file differs from the branch's
     now = current.files if shown.workflow == current.id else view(repo, cat, loaded, shown.workflow)
+    found = _read_all(repo, settings, STATE_FILES)
     for name in STATE_FILES:
         rel = _rel(settings, name)
-        disk = _read(repo, rel)
+        disk = found[name]
         if disk is None:
-            if name == LOCK and state.lock is not None and LOCK in base_files and shown.workflow == current.id:
+            if name == LOCK and state.lock is not None and shown.workflow == current.id and LOCK in written.files(base):
                 notices.append(t("mirror.lock_deleted", rel=rel))
             continue
         if disk == now.get(name) or written.ours(name, disk):
@@ -175,7 +188,7 @@ def adopt(
                 t("mirror.other_workflow", rel=rel, shown=shown.workflow or "-", current=current.id or "-"),
             )
             continue
-        if loaded.head != base and now.get(name) != base_files.get(name):
+        if loaded.head != base and now.get(name) != written.files(base).get(name):
             _keep_beside(
                 repo,
                 rel,
@@ -330,7 +343,6 @@ def write(
 
     Until every file is written, the marker names the commits the mirror was
     showing too (so a kill half way leaves no false edit)."""
-    top = repo.toplevel
     try:
         ensure_excluded(repo, settings)
         exists(repo, settings)  # no link as the mirror directory
@@ -339,24 +351,37 @@ def write(
             _save_first(repo, settings, files, notices)
         during = before.commits if before.workflow == workflow_id else ()
         _mark(repo, Shown(workflow_id, (commit, *during)))
-        for name in STATE_FILES:
-            rel = _rel(settings, name)
-            fs.remove_leftovers(top, rel)
-            if name in files:
-                data = inert_file(files[name]).encode()
-                try:
-                    same = fs.read(top, rel, MAX_FILE_BYTES) == data
-                except BadInput:
-                    same = False  # a link or an oversized file: the write says what is wrong
-                if not same:
-                    fs.write(top, rel, data)
-            elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
-                found = fs.lstat(top, rel)
-                if found is not None and stat.S_ISREG(found.st_mode):
-                    fs.remove(top, rel)
+        with ExitStack() as stack:
+            writes = any(name in files for name in STATE_FILES)  # else no directory is made for nothing
+            try:
+                d = stack.enter_context(fs.opendir(repo.toplevel, settings.mirror_dir, create=writes))
+            except (FileNotFoundError, NotADirectoryError):
+                if writes:
+                    raise
+            else:
+                _write_in(d, files)
         _mark(repo, Shown(workflow_id, (commit,)))
     except (OSError, BadInput, Refused) as err:
         notices.append(t("mirror.not_updated", mirror=settings.mirror_dir, error=err))
+
+
+def _write_in(d: fs.Dir, files: dict[str, str]) -> None:
+    """The mirror's state files as ``files`` has them, in its directory ``d``
+    (the scratch files of a write cut short cleared first)."""
+    d.remove_leftovers(STATE_FILES)
+    for name in STATE_FILES:
+        if name in files:
+            data = inert_file(files[name]).encode()
+            try:
+                same = d.read_file(name, MAX_FILE_BYTES) == data
+            except BadInput:
+                same = False  # a link or an oversized file: the write says what is wrong
+            if not same:
+                d.write_file(name, data)
+        elif name not in KNOWLEDGE:  # a knowledge doc not on the state yet is adopted by the next event
+            found = d.stat(name)
+            if found is not None and stat.S_ISREG(found.st_mode):
+                d.remove_file(name)
 
 
 def _save_first(repo: git.Repo, settings: Settings, files: dict[str, str], notices: list[str]) -> None:

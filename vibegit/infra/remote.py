@@ -6,6 +6,7 @@ takeover rule (``lifecycle.guarded``) needs."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -231,11 +232,10 @@ def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -
     was ever fetched, or no remote is the state's. ``config``: the settings
     as ``git.read_config`` read them (then no git process here)."""
     common = repo.common_dir
-    packed = common / "packed-refs"
     if not (
-        (common / "refs" / "remotes").is_dir()
-        or (common / "refs" / "vibegit").is_dir()
-        or (packed.is_file() and b" refs/" in packed.read_bytes().replace(b" refs/heads/", b""))
+        os.path.isdir(os.path.join(common, "refs", "remotes"))
+        or os.path.isdir(os.path.join(common, "refs", "vibegit"))
+        or b" refs/" in _packed_refs(common).replace(b" refs/heads/", b"")
     ):
         return "", []
     try:
@@ -243,6 +243,15 @@ def _copies(repo: git.Repo, settings: Settings, config: dict[str, str] | None) -
     except BadInput:
         return "", []  # no remote the state belongs to: no copy can report a takeover
     return name, list(dict.fromkeys((f"{git.REMOTE_NS}{name}", f"refs/remotes/{name}/{settings.state_branch}")))
+
+
+def _packed_refs(common: str) -> bytes:
+    """The packed-refs file of the git common dir (b"" when there is none)."""
+    packed = os.path.join(common, "packed-refs")
+    if not os.path.isfile(packed):
+        return b""
+    with open(packed, "rb") as f:
+        return f.read()
 
 
 def remote_locks(
@@ -297,14 +306,14 @@ def newer(
     ref alone (the copy just fetched). No network; no git process when
     nothing was ever fetched or the copies hold that workflow as it is here
     (``config``: as ``_copies``)."""
-    from vibegit.core import lifecycle
-    from vibegit.infra import store
-
     name, refs = _copies(repo, settings, config)
     if only is not None:
         refs = [only] if name else []
     if not refs:
-        return None
+        return None  # nothing ever fetched (status asks every time): the state model is not loaded for it
+    from vibegit.core import lifecycle
+    from vibegit.infra import store
+
     cat = git.reader(repo)
     local = cat.get(settings.state_ref)
     local_tip = local[1] if local is not None and local[0] == "commit" else None

@@ -31,8 +31,8 @@ LINE = 1024  # ids a line (one write: appends of two processes do not mix)
 _key: bytes | None = None
 
 
-def path(repo: git.Repo) -> Path:
-    return repo.common_dir / NAME
+def path(repo: git.Repo) -> str:
+    return os.path.join(repo.common_dir, NAME)
 
 
 def rules_key() -> bytes:
@@ -108,8 +108,8 @@ def append(repo: git.Repo, written: list[bytes]) -> None:
         return
     target = path(repo)
     try:
-        if target.is_file() and target.stat().st_size > MAX_BYTES:
-            target.unlink()  # full: start again
+        if os.path.isfile(target) and os.stat(target).st_size > MAX_BYTES:
+            os.unlink(target)  # full: start again
         fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError:
         return

@@ -79,7 +79,7 @@ def allowlist(repo: git.Repo) -> frozenset[str]:
     """The fingerprints in ``.vibegit/secrets-allow`` of the working tree
     (project content: it travels with the team's commits). A link or an
     oversized file allows nothing."""
-    path = repo.toplevel / ALLOW_FILE
+    path = os.path.join(repo.toplevel, ALLOW_FILE)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -103,7 +103,7 @@ def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
         raise BadInput(t("secrets.not_fingerprint", value=fingerprint[:40]))
     if fp in allowlist(repo):
         return False
-    path = repo.toplevel / ALLOW_FILE
+    path = Path(repo.toplevel) / ALLOW_FILE
     for probe in (path.parent, path):
         if probe.is_symlink():
             raise BadInput(t("secrets.symlink", path=probe.relative_to(repo.toplevel)))
@@ -355,7 +355,7 @@ class LfsStore:
             proc = self.repo.git("lfs", "env", check=False)
             lines = git.text(proc.stdout).splitlines() if not proc.returncode else []
             where = next((line.partition("=")[2] for line in lines if line.startswith("LocalMediaDir=")), "")
-            self._dir = Path(where) if os.path.isabs(where) else self.repo.common_dir / "lfs" / "objects"
+            self._dir = Path(where) if os.path.isabs(where) else Path(self.repo.common_dir) / "lfs" / "objects"
         return self._dir
 
 

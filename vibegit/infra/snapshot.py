@@ -15,9 +15,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from vibegit.core import configfiles
 from vibegit.core.messages import t
 from vibegit.core.model import State
 from vibegit.core.records import NamedTuple
@@ -32,8 +30,8 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 
-def _env(index: Path) -> dict[str, str]:
-    return git.clean_env(GIT_INDEX_FILE=str(index))
+def _env(index: str) -> dict[str, str]:
+    return git.clean_env(GIT_INDEX_FILE=index)
 
 
 @contextmanager
@@ -43,18 +41,21 @@ def temp_index(repo: git.Repo, *, copy: bool) -> Iterator[dict[str, str]]:
     fd, path = git.new_file(repo.git_dir, "vibegit-index-")
     try:
         with os.fdopen(fd, "wb") as scratch:
-            user_index = repo.git_dir / "index"
-            if copy and user_index.is_file():
+            user_index = os.path.join(repo.git_dir, "index")
+            if copy and os.path.isfile(user_index):
                 _copy_with_mtime(user_index, scratch)
             else:
-                path.unlink()  # git wants no file rather than an empty one
+                os.unlink(path)  # git wants no file rather than an empty one
         yield _env(path)
     finally:
-        path.unlink(missing_ok=True)
-        path.with_name(path.name + ".lock").unlink(missing_ok=True)
+        for left in (path, path + ".lock"):
+            try:
+                os.unlink(left)
+            except FileNotFoundError:
+                pass
 
 
-def _copy_with_mtime(source: Path, target: BinaryIO) -> None:
+def _copy_with_mtime(source: str, target: BinaryIO) -> None:
     """``source``'s bytes into ``target``, and its times (as ``shutil.copy2``):
     git tells a racily clean entry (a file changed in the second it was
     staged) by the index's mtime, and would miss the change."""
@@ -105,7 +106,7 @@ def check_sizes(repo: git.Repo, changes: dict[str, Change]) -> None:
         if change.new is None or not change.new.mode.startswith("100"):
             continue
         try:
-            size = (repo.toplevel / path).lstat().st_size
+            size = os.lstat(os.path.join(repo.toplevel, path)).st_size
         except OSError:
             continue
         if size > MAX_FILE:
@@ -204,6 +205,8 @@ def withheld(path: str, mirror_dir: str) -> str | None:
     """Why ``path`` (from a snapshot) is never restored, or None: git's and
     vibegit's own places, compared as a case-insensitive file system would
     see the names (``configfiles.folded``), so no alias of them gets through."""
+    from vibegit.core import configfiles  # restoring only: not on status's way to observe
+
     names = path.split("/")
     if any(n in ("", ".", "..") or "\0" in n for n in names):
         return "not a path inside the working tree"
@@ -222,8 +225,8 @@ def hooks_dirs(repo: git.Repo, config: dict[str, str]) -> tuple[str, ...]:
     value = config.get("core.hookspath")
     if not value:
         return ()
-    hooks = Path(os.path.normpath(repo.toplevel / os.path.expanduser(value)))
-    found = [fs.relative(hooks, repo.toplevel), fs.relative(Path(os.path.realpath(hooks)), repo.toplevel.resolve())]
+    hooks = os.path.normpath(os.path.join(repo.toplevel, os.path.expanduser(value)))
+    found = [fs.relative(hooks, repo.toplevel), fs.relative(os.path.realpath(hooks), os.path.realpath(repo.toplevel))]
     return tuple(dict.fromkeys(f for f in found if f and f != "."))
 
 
@@ -233,7 +236,7 @@ class _Disk(NamedTuple):
     target: str = ""  # a link's
 
 
-def _look(top: Path, path: str) -> _Disk:
+def _look(top: str, path: str) -> _Disk:
     try:
         found = fs.lstat(top, path)
     except BadInput:  # behind a link: what stands in the way is its parent (_Here.blocked)
@@ -241,7 +244,7 @@ def _look(top: Path, path: str) -> _Disk:
     if found is None:
         return _Disk("missing")
     if stat.S_ISLNK(found.st_mode):
-        return _Disk("link", found.st_mode, os.readlink(top / path))
+        return _Disk("link", found.st_mode, os.readlink(os.path.join(top, path)))
     if stat.S_ISREG(found.st_mode):
         return _Disk("file", found.st_mode)
     if stat.S_ISDIR(found.st_mode):
@@ -366,6 +369,8 @@ def plan(repo: git.Repo, snapshot: str, base: str | None, mirror_dir: str, hooks
                 out.write.append(path)
         else:
             out.local[path] = path  # changed here (deleted here, too)
+    from vibegit.core import configfiles
+
     for path in [*out.write, *out.delete, *out.head_moved, *out.local, *dirs]:  # what would change
         why = configfiles.why(path, hooks)
         if why is not None:
@@ -420,22 +425,22 @@ def standing(repo: git.Repo, paths: list[str]) -> list[str]:
     return _outermost(sorted(found))
 
 
-def put_back(repo: git.Repo, backup: Path) -> str:
+def put_back(repo: git.Repo, backup: str) -> str:
     """The one command that copies a backup (``save``) back into the working tree."""
     import shlex
 
-    return f"cp -a {shlex.quote(str(backup))}/. {shlex.quote(str(repo.toplevel))}/"
+    return f"cp -a {shlex.quote(backup)}/. {shlex.quote(repo.toplevel)}/"
 
 
-def save(repo: git.Repo, paths: list[str], stamp: str) -> Path:
+def save(repo: git.Repo, paths: list[str], stamp: str) -> str:
     """Copy ``paths`` (files, links, directories: whatever stands there) to a
     new backup directory under the git dir, check the copy, and return it.
     Nothing is written to the working tree until this returned."""
     top = repo.toplevel
-    where = Path("vibegit") / "backups" / f"{stamp}-{os.urandom(3).hex()}"
+    where = f"vibegit/backups/{stamp}-{os.urandom(3).hex()}"
     with fs.opendir(repo.common_dir, where, create=True):
         pass
-    backup = repo.common_dir / where
+    backup = os.path.join(repo.common_dir, where)
     for path in paths:
         try:
             fs.copy(top, path, backup)
@@ -493,7 +498,7 @@ def tracked_files(repo: git.Repo) -> int | None:
     """How many entries the index holds, from its 12-byte header (None when
     unreadable or not an index): the cheap measure of what a comparison scans."""
     try:
-        with open(repo.git_dir / "index", "rb") as f:
+        with open(os.path.join(repo.git_dir, "index"), "rb") as f:
             head = f.read(12)
     except FileNotFoundError:
         return 0

@@ -64,6 +64,7 @@ TOMBSTONE = (
 )
 
 if TYPE_CHECKING:
+    K = TypeVar("K")
     T = TypeVar("T")
 
 
@@ -112,13 +113,20 @@ def _entries(repo: git.Repo, cat: git.CatFile, rev: str) -> tuple[git.TreeEntry,
 
 def _keep(rev: str, entries: tuple[git.TreeEntry, ...]) -> tuple[git.TreeEntry, ...]:
     if git.is_oid(rev.removesuffix("^{tree}")):
-        if len(_trees) >= 4096:
-            try:
-                _trees.pop(next(iter(_trees)))
-            except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
-                pass
-        _trees[rev] = entries
+        _cache(_trees, 4096, rev, entries)
     return entries
+
+
+def _cache(cache: dict[K, T], size: int, key: K, value: T) -> T:
+    """``value`` kept in ``cache`` under ``key``, the oldest entry making room
+    once it holds ``size`` (the caches of what never changes: by object id)."""
+    if len(cache) >= size:
+        try:
+            cache.pop(next(iter(cache)))
+        except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
+            pass
+    cache[key] = value
+    return value
 
 
 def read_trees(repo: git.Repo, cat: git.CatFile, oids: list[str]) -> dict[str, tuple[git.TreeEntry, ...]]:
@@ -167,12 +175,7 @@ _parsed: dict[
 
 
 def _remember(key: tuple[str, str], value: T) -> T:
-    if len(_parsed) >= 256:
-        try:
-            _parsed.pop(next(iter(_parsed)))
-        except (RuntimeError, StopIteration, KeyError):  # another thread (vibegit mcp) changed it meanwhile
-            pass
-    _parsed[key] = value
+    _cache(_parsed, 256, key, value)
     return value
 
 
@@ -223,14 +226,23 @@ def _legacy(
     return Loaded(commit, tree, memory, shared, (workflows.summarize(state),), 1, where, flow)
 
 
+_commits: set[str] = set()  # ids the state ref was seen to name, each a commit (an object's type never changes)
+
+
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
     """The state branch at its tip (``head``: the tip as ``publish`` read it)."""
+    where = f"{settings.state_branch}:"
+    if head and head in _commits:  # (publish reads the tip a command has read already: no second question)
+        return load_commit(repo, cat, head, where)
     found = cat.info(settings.state_ref if head == "" else head) if head is not None else None
     if found is None:
-        return Loaded(None, (), Memory(), {}, (), FORMAT, f"{settings.state_branch}:")
+        return Loaded(None, (), Memory(), {}, (), FORMAT, where)
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
-    return load_commit(repo, cat, found[1], f"{settings.state_branch}:")
+    if len(_commits) >= 4096:
+        _commits.clear()
+    _commits.add(found[1])
+    return load_commit(repo, cat, found[1], where)
 
 
 class SnapshotAt(NamedTuple):
@@ -457,7 +469,7 @@ def commit(
 
 
 def lock_path(repo: git.Repo) -> str:
-    return str(repo.common_dir / "vibegit.lock")
+    return os.path.join(repo.common_dir, "vibegit.lock")
 
 
 @contextmanager
@@ -573,19 +585,19 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     raise GitError(f"could not update {settings.state_ref} after {MAX_RETRIES} tries")
 
 
-PACK_EVERY = 16  # state commits between two packings of the loose objects
+PACK_EVERY = 16  # state commits between two repackings (an event writes a small pack)
 
 
 def _pack_now_and_then(repo: git.Repo) -> None:
     """Every ``PACK_EVERY`` moves of the state ref (counted in a file beside
-    the lock, under it), pack the loose objects in the background: an event
-    writes about seven small objects (a commit, three trees, its changed
-    files), and a loose object takes a file of its own, a 4 KiB block on
-    most file systems (28 KiB an event); packed, the versions of a state
-    file are deltas of each other. ``--geometric`` rolls small packs into
-    bigger ones, so their number stays logarithmic (git 2.32 and later; an
-    older git leaves the objects loose, as before)."""
-    counter = repo.common_dir / "vibegit.unpacked"
+    the lock, under it), repack in the background: an event writes its
+    objects (a commit, three trees, its changed files) as one small pack
+    of its own (``git.packed``), and ``--geometric`` rolls small packs into
+    bigger ones, so their number stays logarithmic and the versions of a
+    state file become deltas of each other (git 2.32 and later; an older
+    git leaves the small packs, as it left loose objects before). It packs
+    what else is loose too (snapshots, the project's own objects)."""
+    counter = os.path.join(repo.common_dir, "vibegit.unpacked")
     try:
         fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         try:
@@ -594,7 +606,7 @@ def _pack_now_and_then(repo: git.Repo) -> None:
         finally:
             os.close(fd)
         if count >= PACK_EVERY:
-            counter.unlink()
+            os.unlink(counter)
             git.detach(repo, "repack", "-d", "-q", "--geometric=2")
     except OSError:
         pass
@@ -602,7 +614,7 @@ def _pack_now_and_then(repo: git.Repo) -> None:
 
 def _cannot_move(repo: git.Repo, settings: Settings, why: str) -> VibegitError:
     lock = git.ref_lock(repo, settings.state_ref)
-    if lock.exists():
+    if os.path.exists(lock):
         return Refused(
             f"{settings.state_ref} is locked by {lock} (a git process that was killed leaves it behind); "
             "nothing was recorded: 'vibegit doctor --repair' removes it once no git process runs here"

@@ -17,22 +17,23 @@ import hashlib
 import json
 import os
 import stat
-from pathlib import Path
-from typing import Any
 
 from vibegit.errors import BadInput
 from vibegit.infra import fs
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import Any
+
 DIR = "vibegit/trust"
 
 
-def data_home() -> Path:
+def data_home() -> str:
     """The user's data directory (followed as it is: it is theirs, not a project's)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base)
+    return os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
 
 
-def _place(top: Path, rel: str) -> str:
+def _place(top: str, rel: str) -> str:
     return hashlib.sha256(f"{top}\0{rel}".encode(errors="surrogateescape")).hexdigest()[:32]
 
 
@@ -40,12 +41,12 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def entry(top: Path, rel: str, data: bytes) -> str:
+def entry(top: str, rel: str, data: bytes) -> str:
     """The trust store's name for these bytes at this path of this repository."""
     return f"{DIR}/{_place(top, rel)}-{digest(data)}"
 
 
-def is_trusted(top: Path, rel: str, data: bytes) -> bool:
+def is_trusted(top: str, rel: str, data: bytes) -> bool:
     try:
         found = fs.lstat(data_home(), entry(top, rel, data))
     except BadInput:  # a link in the store: trust nothing from it
@@ -53,22 +54,22 @@ def is_trusted(top: Path, rel: str, data: bytes) -> bool:
     return found is not None and stat.S_ISREG(found.st_mode)
 
 
-def record(top: Path, rel: str, data: bytes, when: str, commands: dict[str, Any]) -> Path:
+def record(top: str, rel: str, data: bytes, when: str, commands: dict[str, Any]) -> str:
     """Trust these bytes; the entry's path (it says what was trusted, for the user to read)."""
     name = entry(top, rel, data)
     body = {
-        "repository": str(top),
+        "repository": top,
         "file": rel,
         "sha256": digest(data),
         "trusted_at": when,
         "commands": commands,
     }
-    data_home().mkdir(parents=True, exist_ok=True)  # the user's directory; below it, no link is followed
+    os.makedirs(data_home(), exist_ok=True)  # the user's directory; below it, no link is followed
     fs.write(data_home(), name, (json.dumps(body, ensure_ascii=False, indent=2) + "\n").encode(), 0o600)
-    return data_home() / name
+    return os.path.join(data_home(), name)
 
 
-def forget(top: Path, rel: str) -> int:
+def forget(top: str, rel: str) -> int:
     """Forget every trusted version of ``rel`` in this repository; how many there were."""
     prefix = f"{_place(top, rel)}-"
     removed = 0

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from vibegit.core.anchors import Where, relocate
-from vibegit.core.learn import DocChange, extract, is_knowledge_doc, watched
 from vibegit.core.messages import t
 from vibegit.core.model import Checkpoint, State
 from vibegit.core.settings import KNOWLEDGE_DOCS
@@ -17,10 +15,14 @@ from vibegit.errors import BadInput
 from vibegit.infra import fs, git
 from vibegit.infra.formats import MAX_FILE_BYTES
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.core.learn import DocChange
+
 MAX_BYTES = 4 << 20
 
 
-def locate(top: Path, file: str | None, line: int | None, text: str | None) -> Where | None:
+def locate(top: str, file: str | None, line: int | None, text: str | None) -> Where | None:
     """The anchor in the working tree under ``top``; None without a file:line."""
     if not file or not line:
         return None
@@ -36,23 +38,24 @@ def locate(top: Path, file: str | None, line: int | None, text: str | None) -> W
     return relocate(data.decode("utf-8", errors="replace").splitlines(), line, text)
 
 
-def anchor(top_dir: Path, file: str | None, line: int | None, action: str | None) -> Checkpoint:
+def anchor(top_dir: str, file: str | None, line: int | None, action: str | None) -> Checkpoint:
     """A checkpoint position checked against the working tree."""
     action = action or ""  # checked by the lifecycle rule
     if file is None:
         if line is not None:
             raise BadInput(t("checkpoint.line_needs_file"))
         return Checkpoint(action=action)
-    top = top_dir.resolve()
-    path = (Path.cwd() / file).resolve() if not os.path.isabs(file) else Path(file).resolve()
-    if top not in path.parents:
+    top = os.path.realpath(top_dir)
+    path = os.path.realpath(os.path.join(os.getcwd(), file))  # an absolute file stays itself
+    below = fs.relative(path, top)
+    if below is None or below == ".":
         raise BadInput(t("checkpoint.outside", file=file, top=top))
-    rel = check_relative_path(path.relative_to(top).as_posix(), f"--file {file}")
-    if not path.is_file():
+    rel = check_relative_path(below, f"--file {file}")
+    if not os.path.isfile(path):
         raise BadInput(t("checkpoint.no_file", file=file))
     if line is None:
         return Checkpoint(file=rel, action=action)
-    with path.open("rb") as f:
+    with open(path, "rb") as f:
         lines = f.read().splitlines()
     if not 1 <= line <= len(lines):
         raise BadInput(t("checkpoint.no_line", line=line, rel=rel, n=len(lines)))
@@ -64,6 +67,8 @@ def learn_setting(config: git.Config, mirror_dir: str) -> tuple[str, ...] | None
     """The docs to learn from: ``git config vibegit.learn`` (several values or
     comma-separated; "" or false switches learning off), else the older
     ``vibegit.learn.docs``, else the defaults. None: learning is off."""
+    from vibegit.core.learn import watched  # learning only: a checkpoint's line needs none of it
+
     values = config.every("vibegit.learn") or config.every("vibegit.learn.docs")
     docs = watched(values or None, mirror_dir)  # [""]: set to nothing (off); []: unset
     for doc in docs or ():
@@ -81,6 +86,8 @@ def in_state(path: str, mirror_dir: str) -> str | None:
 def _change(repo: git.Repo, state: State, rel: str, data: bytes) -> DocChange | None:
     """What ``rel`` teaches now, when that differs from what it taught last time
     (a doc edited outside its rules teaches nothing new: no event)."""
+    from vibegit.core.learn import DocChange, extract, is_knowledge_doc
+
     oid = git.blob_id(repo, data)
     if oid == state.memory.learned.get(rel):
         return None
@@ -97,21 +104,24 @@ def changed_docs(
     """The docs of the working tree among ``docs`` whose rules changed. A doc
     that is not there is no change: what it taught stays (it may be on
     another branch, or this clone may not have it)."""
-    top = repo.toplevel.resolve()
+    top = os.path.realpath(repo.toplevel)
     changes: list[DocChange] = []
     for rel in docs:
         if in_state(rel, mirror_dir):
             continue  # read from the state (knowledge_changes)
-        path = repo.toplevel / rel
-        if not path.is_file():
+        path = os.path.join(repo.toplevel, rel)
+        if not os.path.isfile(path):
             continue
-        if top not in path.resolve().parents:
+        if fs.relative(os.path.realpath(path), top) in (None, "."):
             notices.append(t("learn.outside", doc=rel))
             continue
-        if path.stat().st_size > MAX_FILE_BYTES:
-            notices.append(t("learn.too_large", doc=rel, size=path.stat().st_size))
+        size = os.stat(path).st_size
+        if size > MAX_FILE_BYTES:
+            notices.append(t("learn.too_large", doc=rel, size=size))
             continue
-        change = _change(repo, state, rel, path.read_bytes())
+        with open(path, "rb") as f:
+            data = f.read()
+        change = _change(repo, state, rel, data)
         if change is not None:
             changes.append(change)
     return tuple(changes)

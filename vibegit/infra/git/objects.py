@@ -1,7 +1,8 @@
 """The object database: read through one ``git cat-file --batch`` per
 command and thread (``CatFile``, ``reader``), written straight into the
 object store with no process per object (``write_object``, as git-revise
-and dulwich do; trees and commits built in memory), and hashed; and the
+and dulwich do; trees and commits built in memory; an event's objects as
+one pack, ``packed``), and hashed; and the
 conversions between objects and working-tree files (filters applied:
 ``hash_paths``, ``checkout_bytes``), and a three-way merge of texts."""
 
@@ -12,8 +13,8 @@ import os
 import time
 from _thread import get_ident  # threading's, without its import
 from collections.abc import Generator, Iterable, Iterator
+from contextlib import contextmanager
 from itertools import islice
-from pathlib import Path
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
@@ -250,21 +251,26 @@ atexit.register(close_readers, every_thread=True)
 SMALL_OBJECT = 1 << 20  # up to this size a sha1 id is hashed by Python's own module, not OpenSSL's
 
 
-def _object_id(object_format: str, raw: bytes) -> str:
-    """The id of an object (header and content). A state file is small:
-    Python's built-in sha1 hashes it, which loads in 0.4 ms where ``hashlib``
-    (OpenSSL) takes 3 to 4 ms at start-up; a big content, or sha256, goes to
-    ``hashlib`` (about ten times faster per byte)."""
-    if object_format == "sha1" and len(raw) <= SMALL_OBJECT:
+def _digest(object_format: str, data: bytes) -> bytes:
+    """The hash of ``data`` in the repository's object format. A state file
+    is small: Python's built-in sha1 hashes it, which loads in 0.4 ms where
+    ``hashlib`` (OpenSSL) takes 3 to 4 ms at start-up; a big content, or
+    sha256, goes to ``hashlib`` (about ten times faster per byte)."""
+    if object_format == "sha1" and len(data) <= SMALL_OBJECT:
         try:
             from _sha1 import sha1  # type: ignore[import-not-found]
         except ImportError:  # a Python built without it
             pass
         else:
-            return str(sha1(raw).hexdigest())
+            return bytes(sha1(data).digest())
     import hashlib
 
-    return hashlib.new(object_format, raw).hexdigest()
+    return hashlib.new(object_format, data).digest()
+
+
+def _object_id(object_format: str, raw: bytes) -> str:
+    """The id of an object (header and content)."""
+    return _digest(object_format, raw).hex()
 
 
 def blob_id(repo: Repo, data: bytes) -> str:
@@ -272,35 +278,151 @@ def blob_id(repo: Repo, data: bytes) -> str:
     return _object_id(repo.object_format, f"blob {len(data)}\0".encode() + data)
 
 
+# The objects a ``packed`` block holds back, by process and thread: id -> (type, content).
+_packing: dict[tuple[int, int], dict[str, tuple[str, bytes]]] = {}
+
+
 def write_object(repo: Repo, kind: str, data: bytes) -> str:
-    """Store one loose object and return its id (sha1 or sha256, as the repo)."""
+    """Store one object and return its id (sha1 or sha256, as the repo):
+    a loose object, or one of the pack a ``packed`` block writes."""
     raw = f"{kind} {len(data)}\0".encode() + data
     oid = _object_id(repo.object_format, raw)
-    path = repo.objects_dir / oid[:2] / oid[2:]
-    if path.exists():
+    path = os.path.join(repo.objects_dir, oid[:2], oid[2:])
+    if os.path.exists(path):
         return oid
-    for attempt in range(10):
-        # A git gc or repack running meanwhile removes fan-out directories it
-        # emptied: make it again. (Removed between mkdir's "exists" and its
-        # check that it is a directory, it is a FileExistsError.)
-        try:
-            path.parent.mkdir(exist_ok=True)
-            fd, tmp = new_file(path.parent, "tmp_obj_")
-            break
-        except (FileNotFoundError, FileExistsError):
-            if attempt == 9:
-                raise
+    held = _packing.get((os.getpid(), get_ident())) if _packing else None
+    if held is not None:
+        held[oid] = (kind, data)
+    else:
+        _write_loose(repo, oid, raw)
+    return oid
+
+
+def _write_loose(repo: Repo, oid: str, raw: bytes) -> None:
     import zlib  # here: a command that only reads (status, the lock check) never loads it
 
+    _place(os.path.join(repo.objects_dir, oid[:2]), "tmp_obj_", zlib.compress(raw, 1), oid[2:])
+
+
+def _place(folder: str, prefix: str, data: bytes, name: str) -> None:
+    """``data`` as the read-only file ``folder/name``, whole or not at all (a
+    scratch file, then a rename), ``folder`` made when missing."""
+    for attempt in range(10):
+        try:  # read-only from the start, as git makes them (its mode less the umask)
+            fd, tmp = new_file(folder, prefix, 0o444)
+            break
+        except FileNotFoundError:
+            # No fan-out directory yet, or a git gc or repack running meanwhile
+            # removed it (it removes those it emptied): make it. (Removed between
+            # mkdir's "exists" and its check that it is a directory, it is a
+            # FileExistsError.)
+            if attempt == 9:
+                raise
+            try:
+                _mkdir(folder)
+            except FileExistsError:
+                pass
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(zlib.compress(raw, 1))
-        os.chmod(tmp, 0o444)
-        os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(tmp, os.path.join(folder, name))
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
         raise
-    return oid
+
+
+@contextmanager
+def packed(repo: Repo) -> Iterator[None]:
+    """The objects ``write_object`` stores in this block (in this thread) go
+    into one pack, written when the block ends, not a file each: an event's
+    half-dozen new objects cost two new files (the pack and its index), not
+    up to a dozen (a loose object each, and its fan-out directory, which
+    every packing removes once empty); creating a file is the dearest thing
+    an event does. Nothing may read them before the block ends; when it
+    raises, none is written. A block inside another is the outer one's."""
+    key = (os.getpid(), get_ident())
+    if key in _packing:
+        yield
+        return
+    held: dict[str, tuple[str, bytes]] = {}
+    _packing[key] = held
+    try:
+        yield
+    finally:
+        del _packing[key]
+    _write_pack(repo, held)
+
+
+_PACK_TYPES = {"commit": 1, "tree": 2, "blob": 3, "tag": 4}
+
+
+def _write_pack(repo: Repo, objects: dict[str, tuple[str, bytes]]) -> None:
+    """``objects`` as one new pack (version 2, no deltas) and its index
+    (version 2), the pack first: git takes a pack once its index is there."""
+    if not objects:
+        return
+    import zlib
+
+    parts = [b"PACK" + (2).to_bytes(4, "big") + len(objects).to_bytes(4, "big")]
+    offset = len(parts[0])
+    rows: list[tuple[bytes, int, int]] = []  # id, CRC-32 of the entry, where it starts
+    for oid, (kind, data) in objects.items():
+        size = len(data)
+        head = bytearray()
+        byte = _PACK_TYPES[kind] << 4 | size & 0x0F
+        size >>= 4
+        while size:
+            head.append(byte | 0x80)
+            byte = size & 0x7F
+            size >>= 7
+        head.append(byte)
+        entry = bytes(head) + zlib.compress(data, 1)
+        rows.append((bytes.fromhex(oid), zlib.crc32(entry), offset))
+        parts.append(entry)
+        offset += len(entry)
+    if offset >= 1 << 31:  # past what an index's plain offsets hold: a loose object each
+        for oid, (kind, data) in objects.items():
+            _write_loose(repo, oid, f"{kind} {len(data)}\0".encode() + data)
+        return
+    pack = b"".join(parts)
+    checksum = _digest(repo.object_format, pack)
+    rows.sort()
+    counts = [0] * 256
+    for raw, _, _ in rows:
+        counts[raw[0]] += 1
+    fanout, total = [], 0
+    for n in counts:
+        total += n
+        fanout.append(total.to_bytes(4, "big"))
+    index = b"".join(
+        [
+            b"\377tOc" + (2).to_bytes(4, "big"),
+            *fanout,
+            *(raw for raw, _, _ in rows),
+            *(crc.to_bytes(4, "big") for _, crc, _ in rows),
+            *(at.to_bytes(4, "big") for _, _, at in rows),
+            checksum,
+        ]
+    )
+    folder, name = os.path.join(repo.objects_dir, "pack"), f"pack-{checksum.hex()}"
+    _place(folder, "tmp_pack_", pack + checksum, f"{name}.pack")
+    _place(folder, "tmp_idx_", index + _digest(repo.object_format, index), f"{name}.idx")
+
+
+def _mkdir(path: str) -> None:
+    """Make directory ``path`` unless one is there (``Path.mkdir(exist_ok=True)``)."""
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
 
 
 class TreeEntry(NamedTuple):
@@ -367,9 +489,10 @@ def merge_text(base: str, ours: str, theirs: str, there: str = "theirs") -> tupl
     with tempfile.TemporaryDirectory(prefix="vibegit-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_text(text if text.endswith("\n") or not text else text + "\n")
-            paths.append(str(path))
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text if text.endswith("\n") or not text else text + "\n")
+            paths.append(path)
         proc = run(["merge-file", "-p", "-L", "here", "-L", "base", "-L", there, *paths], check=False)
         if proc.returncode < 0 or proc.returncode >= 127:
             raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")

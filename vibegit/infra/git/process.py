@@ -2,7 +2,8 @@
 a git process starts (through ``gitlite.Child``): for its answer (``run``),
 its output as it comes (``fields``), while a block runs (``running``,
 ``background``) or left to itself (``detach``); a failure reads as git's own
-line (``reason``). ``Repo`` is the repository: found from a directory
+line (``reason``). ``Repo`` is the repository (its paths are strings: pathlib
+and what it imports cost milliseconds at every start): found from a directory
 (``find_repo``, one ``rev-parse``), its configuration as vibegit reads it
 (``read_config``, one ``git config``; the files it comes from,
 ``config_files``), the identity that signs the state's commits. Those first
@@ -14,7 +15,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from vibegit.core.records import NamedTuple, frozen
 from vibegit.errors import BadInput, GitError
@@ -23,6 +23,8 @@ from vibegit.infra.gitlite import DEVNULL, FIND_REPO, PIPE, READ_CONFIG, Child, 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
     from typing import BinaryIO
+
+    from vibegit.infra.fs import StrPath
 
 
 class Done(NamedTuple):
@@ -35,7 +37,7 @@ class Done(NamedTuple):
 
 
 def start(
-    args: list[str], cwd: Path | None, env: dict[str, str] | None = None, early: str | None = None, **how: object
+    args: list[str], cwd: StrPath | None, env: dict[str, str] | None = None, early: str | None = None, **how: object
 ) -> Child:
     """``git ARGS`` started in ``cwd``: every git process vibegit runs starts
     here (``-C``: a spawned process has no other way); ``how``: its stdin, stdout, stderr (``gitlite.Child``). ``early``:
@@ -46,7 +48,7 @@ def start(
         child = take_early(args, early)
         if child is not None:
             return child
-    line = ["git", "-C", str(cwd), *args] if cwd is not None else ["git", *args]
+    line = ["git", "-C", os.fspath(cwd), *args] if cwd is not None else ["git", *args]
     try:
         return Child(line, env, **how)  # type: ignore[arg-type]
     except FileNotFoundError:
@@ -56,7 +58,7 @@ def start(
 def run(
     args: list[str],
     *,
-    cwd: Path | None = None,
+    cwd: StrPath | None = None,
     input: bytes | None = None,
     check: bool = True,
     env: dict[str, str] | None = None,
@@ -121,16 +123,16 @@ def text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def out(args: list[str], *, cwd: Path | None = None) -> str:
+def out(args: list[str], *, cwd: StrPath | None = None) -> str:
     return text(run(args, cwd=cwd).stdout).strip()
 
 
 @frozen
 class Repo:
-    toplevel: Path
-    git_dir: Path
-    common_dir: Path
-    objects_dir: Path
+    toplevel: str
+    git_dir: str
+    common_dir: str
+    objects_dir: str
     object_format: str
 
     @property
@@ -148,7 +150,7 @@ FALLBACK_NAME = "vibegit"  # the identity where none is set (fresh CI)
 FALLBACK_EMAIL = "vibegit@localhost"
 
 
-def rev_parse(options: list[list[str]], cwd: Path | None = None, early: str | None = None) -> tuple[list[str], Done]:
+def rev_parse(options: list[list[str]], cwd: StrPath | None = None, early: str | None = None) -> tuple[list[str], Done]:
     """One value per option group of ``git rev-parse``, asked in one process;
     when a path holds a newline (the lines do not add up), one process each
     (``early``: as ``run``)."""
@@ -163,7 +165,7 @@ def rev_parse(options: list[list[str]], cwd: Path | None = None, early: str | No
     return lines[: len(options)], proc
 
 
-def find_repo(cwd: Path | None = None) -> Repo:
+def find_repo(cwd: StrPath | None = None) -> Repo:
     """The repository around ``cwd``; a clear error outside one."""
     here = None
     if cwd is None:
@@ -172,7 +174,7 @@ def find_repo(cwd: Path | None = None) -> Repo:
         except FileNotFoundError:
             raise BadInput("the current directory no longer exists (deleted or moved): cd into a repository") from None
     lines, proc = rev_parse([list(group) for group in FIND_REPO], cwd, early=here)
-    where = cwd if cwd is not None else Path(str(here))  # what paths git gives are relative to
+    where = os.fspath(cwd) if cwd is not None else str(here)  # what paths git gives are relative to
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
         raise BadInput(f"{where}: vibegit needs a working tree; this is a bare repository or a .git dir")
     if proc.returncode != 0 and b"dubious ownership" in proc.stderr:
@@ -187,10 +189,10 @@ def find_repo(cwd: Path | None = None) -> Repo:
         raise BadInput(f"{where}: not inside a git repository (run 'git init' or cd into one)")
     fmt, git_dir, common, objects, top = lines[:5]
     repo = Repo(
-        toplevel=Path(top),
-        git_dir=Path(git_dir),
-        common_dir=(where / common).resolve(),
-        objects_dir=(where / objects).resolve(),
+        toplevel=top,
+        git_dir=git_dir,
+        common_dir=os.path.realpath(os.path.join(where, common)),
+        objects_dir=os.path.realpath(os.path.join(where, objects)),
         object_format=fmt,
     )
     if here is not None:
@@ -246,7 +248,7 @@ def read_config(repo: Repo) -> Config:
     return config
 
 
-def config_files(repo: Repo) -> list[Path] | None:
+def config_files(repo: Repo) -> list[str] | None:
     """Every file ``repo``'s config can come from, for a long-running process
     to tell by their ``stamp`` that the config it read is still current: the
     files git names as the origins of its settings now, and the ones it reads
@@ -255,22 +257,22 @@ def config_files(repo: Repo) -> list[Path] | None:
     (its file may not exist yet, and includeIf may hang on the branch)."""
     proc = run(["config", "-z", "--list", "--show-origin", "--name-only"], cwd=repo.toplevel, check=False)
     listed = proc.stdout.split(b"\0")
-    files = {repo.common_dir / "config", repo.git_dir / "config.worktree"}
+    files = {os.path.join(repo.common_dir, "config"), os.path.join(repo.git_dir, "config.worktree")}
     for origin, name in zip(listed[0::2], listed[1::2], strict=False):
         if name.lower().startswith((b"include.", b"includeif.")):
             return None
         if origin.startswith(b"file:"):
-            files.add(repo.toplevel / text(origin[5:]))  # relative to where git ran
-    home = Path(os.environ.get("HOME") or os.path.expanduser("~"))
-    xdg = os.environ.get("XDG_CONFIG_HOME") or str(home / ".config")
+            files.add(os.path.normpath(os.path.join(repo.toplevel, text(origin[5:]))))  # relative to where git ran
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     given = os.environ.get("GIT_CONFIG_GLOBAL")
-    files.update([Path(given)] if given else [home / ".gitconfig", Path(xdg) / "git" / "config"])
+    files.update([given] if given else [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")])
     if os.environ.get("GIT_CONFIG_NOSYSTEM", "").lower() not in ("1", "true", "yes", "on"):
-        files.add(Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
+        files.add(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
     return sorted(files)
 
 
-def stamp(paths: Iterable[Path]) -> tuple[tuple[int, int, int, int] | None, ...]:
+def stamp(paths: Iterable[str]) -> tuple[tuple[int, int, int, int] | None, ...]:
     """What changes when one of ``paths`` is written, created or removed (inode, size, times)."""
     found: list[tuple[int, int, int, int] | None] = []
     for path in paths:
@@ -304,20 +306,20 @@ def config_values(repo: Repo, key: str) -> list[str]:
     return proc.stdout.decode(errors="replace").splitlines()
 
 
-def new_file(directory: Path, prefix: str) -> tuple[int, Path]:
+def new_file(directory: str, prefix: str, mode: int = 0o600) -> tuple[int, str]:
     """A new file of this process's own in ``directory`` (open for reading and
-    writing, mode 600), named ``prefix`` and random letters: ``tempfile.mkstemp``'s
+    writing, ``mode`` less the umask), named ``prefix`` and random letters: ``tempfile.mkstemp``'s
     way, without its import (``random``, ``shutil``, ``hashlib``: milliseconds at start-up)."""
     for _ in range(10):
-        path = directory / f"{prefix}{os.urandom(6).hex()}"
+        path = os.path.join(directory, f"{prefix}{os.urandom(6).hex()}")
         try:
-            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), path
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode), path
         except FileExistsError:
             continue
     raise FileExistsError(f"no free file name {prefix}… in {directory}")
 
 
-def scratch_file(directory: Path) -> BinaryIO:
+def scratch_file(directory: str) -> BinaryIO:
     """A new file in ``directory`` with no name: gone when closed, whatever happens."""
     fd, path = new_file(directory, "vibegit-scratch-")
     os.unlink(path)  # POSIX: the open file stays until closed

@@ -8,12 +8,14 @@ that needs it."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
 from vibegit.infra.git.objects import reader
-from vibegit.infra.git.process import Repo, reason, run
+from vibegit.infra.git.process import Repo, background, reason, run
 
 
 def resolve(repo: Repo, rev: str) -> str | None:
@@ -147,8 +149,8 @@ def known_commits(repo: Repo, tip: str | None, ref: str, limit: int) -> dict[str
     if tip:
         for commit in found.iter_commits(tip, max_count=limit):
             seen.setdefault(commit.hexsha, commit.committed_date)
-    reflog = repo.common_dir / "logs" / ref
-    entries = RefLog.from_file(str(reflog))[-limit:] if reflog.is_file() else []
+    reflog = os.path.join(repo.common_dir, "logs", ref)
+    entries = RefLog.from_file(reflog)[-limit:] if os.path.isfile(reflog) else []
     for entry in reversed(entries):
         oid = entry.newhexsha
         if oid in seen or set(oid) == {"0"}:
@@ -171,9 +173,9 @@ def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) ->
     return None if proc.returncode == 0 else reason(proc)
 
 
-def ref_lock(repo: Repo, ref: str) -> Path:
+def ref_lock(repo: Repo, ref: str) -> str:
     """The lock file git takes to move ``ref``; one left behind blocks every update."""
-    return repo.common_dir / f"{ref}.lock"
+    return os.path.join(repo.common_dir, f"{ref}.lock")
 
 
 def head_branch(repo: Repo) -> str | None:
@@ -182,7 +184,7 @@ def head_branch(repo: Repo) -> str | None:
     Read from the worktree's HEAD file, as git writes it, without a process;
     git itself answers when that file says something else (another ref backend)."""
     try:
-        head = (repo.git_dir / "HEAD").read_text(errors="replace").strip()
+        head = _text(os.path.join(repo.git_dir, "HEAD")).strip()
     except OSError:
         head = ""
     if head.startswith("ref: refs/heads/") and head != "ref: refs/heads/.invalid":
@@ -196,40 +198,50 @@ def head_branch(repo: Repo) -> str | None:
 def checked_out(repo: Repo, ref: str) -> list[str]:
     """The worktrees whose HEAD is ``ref`` (read from their HEAD files, no process)."""
     found = []
-    heads = [(repo.common_dir / "HEAD", repo.common_dir)]
-    worktrees = repo.common_dir / "worktrees"
-    if worktrees.is_dir():
-        heads += [(d / "HEAD", d) for d in sorted(worktrees.iterdir())]
-    for head, where in heads:
+    common = os.path.normpath(repo.common_dir)
+    worktrees = os.path.join(common, "worktrees")
+    wheres = [common] + (
+        [os.path.join(worktrees, d) for d in sorted(os.listdir(worktrees))] if os.path.isdir(worktrees) else []
+    )
+    for where in wheres:
         try:
-            if head.read_text(errors="replace").strip() != f"ref: {ref}":
+            if _text(os.path.join(where, "HEAD")).strip() != f"ref: {ref}":
                 continue
         except OSError:
             continue
         try:
-            gitfile = (where / "gitdir").read_text(errors="surrogateescape").strip()  # a linked worktree's .git file
-            found.append(str(Path(gitfile).parent))
+            gitfile = _text(os.path.join(where, "gitdir"), "surrogateescape").strip()  # a linked worktree's .git file
+            found.append(os.path.dirname(os.path.normpath(gitfile)) or ".")
         except OSError:
-            found.append(str(where.parent if where.name == ".git" else where))
+            found.append(os.path.dirname(where) if os.path.basename(where) == ".git" else where)
     return found
+
+
+def _text(path: str, errors: str = "replace") -> str:
+    """A file of git's as text (``Path.read_text``)."""
+    with open(path, encoding="utf-8", errors=errors) as f:
+        return f.read()
 
 
 def rebasing_branch(repo: Repo) -> str | None:
     """The branch a rebase in progress is rewriting (HEAD is detached meanwhile), or None."""
     for state in ("rebase-merge", "rebase-apply"):
         try:
-            name = (repo.git_dir / state / "head-name").read_text(errors="replace").strip()
+            name = _text(os.path.join(repo.git_dir, state, "head-name")).strip()
         except OSError:
             continue
         return name[len("refs/heads/") :] if name.startswith("refs/heads/") else None
     return None
 
 
-def is_new_commit(repo: Repo, oid: str) -> bool:
-    """``oid`` is a commit that no ref reaches yet: one just made, not one moved to."""
-    if not is_oid(oid):
-        return False
-    found = reader(repo).get(oid)
+@contextmanager
+def new_commit(repo: Repo, oid: str) -> Iterator[Callable[[], bool]]:
+    """Whether ``oid`` is a commit that no ref reaches yet (one just made, not
+    one moved to), asked of git now: the block runs meanwhile, and the
+    function it gets waits for the answer."""
+    found = reader(repo).get(oid) if is_oid(oid) else None
     if found is None or found[0] != "commit":
-        return False
-    return bool(repo.out("rev-list", "-n1", oid, "--not", "--all"))
+        yield lambda: False
+        return
+    with background(repo, ["rev-list", "-n1", oid, "--not", "--all"]) as output:
+        yield lambda: bool(output().strip())
