@@ -50,6 +50,7 @@ class Rule(NamedTuple):
     gate: re.Pattern[str] | None = None
     starts: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = ()
     lines: bool = False  # a match is a line that holds what ``gate`` finds: tried only at such lines' starts
+    family: str = ""  # rules gated together first (``_families``): one pass finds whether any of them may match
 
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -79,15 +80,26 @@ RULES: tuple[Rule, ...] = (
         0,
         _UPPER,
         gate=re.compile(r"A(?:KI|SI|BI|CC)A"),
+        family="A",
     ),
-    Rule("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"), 0, _WORD, gate=re.compile("gh[pousr]_")),
-    Rule("GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",)),
+    Rule(
+        "GitHub token",
+        re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"),
+        0,
+        _WORD,
+        gate=re.compile("gh[pousr]_"),
+        family="g",
+    ),
+    Rule(
+        "GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",), family="g"
+    ),
     Rule(
         "GitLab token",
         re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"),
         0,
         _TOKEN,
         gate=re.compile("gl(?:pat|dt|rt|ptt|cbt|oas)-"),
+        family="g",
     ),
     Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, gate=re.compile("xox[abposr]-")),
     Rule(
@@ -95,9 +107,10 @@ RULES: tuple[Rule, ...] = (
         re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
         0,
         needles=("hooks.slack.com/",),
+        family="h",
     ),
-    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, gate=re.compile("k_live_")),
-    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, gate=re.compile("AIza")),
+    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, gate=re.compile("k_live_"), family="k"),
+    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, gate=re.compile("AIza"), family="A"),
     Rule(
         "OpenAI key",
         re.compile(
@@ -106,18 +119,33 @@ RULES: tuple[Rule, ...] = (
         0,
         _TOKEN,
         gate=_SK,
+        family="k",
     ),
-    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, gate=_SK),
+    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, gate=_SK, family="k"),
     Rule(
         "SendGrid key",
         re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
         0,
         _TOKEN,
         gate=re.compile(r"SG\."),
+        family="S",
     ),
     Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, gate=re.compile("npm_")),
-    Rule("PyPI token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"), 0, _TOKEN, gate=re.compile("AgE(?<=pypi-AgE)")),
-    Rule("Azure storage key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"), 1, gate=re.compile("AccountKey=")),
+    Rule(
+        "PyPI token",
+        re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+        0,
+        _TOKEN,
+        gate=re.compile("AgE(?<=pypi-AgE)"),
+        family="A",
+    ),
+    Rule(
+        "Azure storage key",
+        re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
+        1,
+        gate=re.compile("AccountKey="),
+        family="A",
+    ),
     Rule(
         "JSON web token",
         re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
@@ -141,7 +169,13 @@ RULES: tuple[Rule, ...] = (
         gate=re.compile("LS0tLS1CRUdJTi"),  # base64 of "-----BEGIN"
     ),
     Rule(
-        "Hugging Face token", re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])"), 0, _WORD, "mixed", gate=re.compile("hf_")
+        "Hugging Face token",
+        re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])"),
+        0,
+        _WORD,
+        "mixed",
+        gate=re.compile("hf_"),
+        family="h",
     ),
     Rule(
         "Vault token",
@@ -157,14 +191,23 @@ RULES: tuple[Rule, ...] = (
         0,
         _WORD,
         gate=re.compile(r"AA(?<=:AA)[A-Za-z0-9_-]{33}"),  # the secret's start; the bot's id before it
+        family="A",
     ),
-    Rule("Twilio API key", re.compile(r"SK[0-9a-f]{32}(?![0-9A-Za-z])"), 0, _WORD, gate=re.compile("SK[0-9a-f]{32}")),
+    Rule(
+        "Twilio API key",
+        re.compile(r"SK[0-9a-f]{32}(?![0-9A-Za-z])"),
+        0,
+        _WORD,
+        gate=re.compile("SK[0-9a-f]{32}"),
+        family="S",
+    ),
     Rule(
         "Twilio auth token",  # beside its account's id: Client("AC…", "…"), AC…:…
         re.compile(r"AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?([0-9a-f]{32})(?![0-9A-Za-z])"),
         1,
         _WORD,
         gate=re.compile("AC[0-9a-f]{32}"),
+        family="A",
     ),
     Rule(
         "bearer token",
@@ -173,6 +216,7 @@ RULES: tuple[Rule, ...] = (
         _WORD,
         "bearer",
         gate=re.compile("Bearer"),
+        family="B",
     ),
     # scheme://user:password@host; the user may be empty (redis://:pw@host)
     Rule(
@@ -182,6 +226,7 @@ RULES: tuple[Rule, ...] = (
         "",
         "url",
         gate=re.compile("://"),
+        family=":",
     ),
     Rule(
         "netrc password",
@@ -189,6 +234,7 @@ RULES: tuple[Rule, ...] = (
         1,
         _WORD,
         needles=("machine",),
+        family="m",
     ),
     Rule(
         "base64 user:password",
@@ -197,6 +243,7 @@ RULES: tuple[Rule, ...] = (
         _WORD,
         "basic",
         gate=re.compile("Basic"),
+        family="B",
     ),
     Rule(
         "base64 user:password",
@@ -211,6 +258,7 @@ RULES: tuple[Rule, ...] = (
         re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),
         1,
         gate=re.compile(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
+        family=":",
         lines=True,
     ),
     # passwords on command lines: curl -u user:pw (--user), sshpass -p pw, mysql -ppw (and its kin)
@@ -242,6 +290,7 @@ RULES: tuple[Rule, ...] = (
         _WORD,
         "cli",
         gate=re.compile("(?:mysql|mariadb)"),
+        family="m",
     ),
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
@@ -403,13 +452,42 @@ def fingerprint(value: str) -> str:
     return hashlib.sha256(b"vibegit-secret\0" + value.strip().encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
+_FAMILIES: dict[str, re.Pattern[str]] = {}
+
+
+def _families() -> dict[str, re.Pattern[str]]:
+    """Each family's gate: its rules' prefilters (gates, needles) joined with
+    ``|``, so it is found wherever one of them is: a text it is not in holds
+    no match of any of them, whichever rules a family groups (each rule's
+    own prefilter still runs after it). They share a first letter: the regex
+    engine takes it out as the literal prefix it searches for, and one pass
+    over a text tells whether any of the family may match. Compiled at the
+    first scan (start-up pays nothing for them)."""
+    members: dict[str, dict[str, None]] = {}
+    for rule in RULES:
+        if rule.family:
+            if rule.gate is not None and (rule.gate.flags != re.UNICODE or rule.gate.groups):
+                raise ValueError(f"{rule.kind}: a gate with flags or groups cannot join a family")  # a bug
+            parts = [rule.gate.pattern] if rule.gate is not None else [re.escape(n) for n in rule.needles]
+            members.setdefault(rule.family, {}).update(dict.fromkeys(parts))
+    _FAMILIES.update((name, re.compile("|".join(parts))) for name, parts in members.items())
+    return _FAMILIES
+
+
 def find(text: str, first_line: int = 1) -> list[Hit]:
     """Every credential-like value in ``text``, by position (the first rule
     wins where two overlap); ``first_line`` numbers the text's first line."""
     found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
     lowered: str | None = None
     gated: dict[re.Pattern[str], bool] = {}
+    families = _FAMILIES or _families()
     for index, rule in enumerate(RULES):
+        if rule.family:
+            family = families[rule.family]
+            if family not in gated:  # searched once for all its rules
+                gated[family] = family.search(text) is not None
+            if not gated[family]:
+                continue
         for needle in rule.needles:
             if needle in text:
                 break
