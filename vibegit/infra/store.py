@@ -226,7 +226,7 @@ def _legacy(
     return Loaded(commit, tree, memory, shared, (workflows.summarize(state),), 1, where, flow)
 
 
-_commits: set[str] = set()  # ids the state ref was seen to name, each a commit (an object's type never changes)
+_commits: dict[str, bool] = {}  # ids the state ref was seen to name, each a commit (an object's type never changes)
 
 
 def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None = "") -> Loaded:
@@ -239,9 +239,7 @@ def load(repo: git.Repo, cat: git.CatFile, settings: Settings, head: str | None 
         return Loaded(None, (), Memory(), {}, (), FORMAT, where)
     if found[0] != "commit":
         raise BadInput(f"{settings.state_ref} points to a {found[0]}, not a commit; run 'vibegit doctor'")
-    if len(_commits) >= 4096:
-        _commits.clear()
-    _commits.add(found[1])
+    _cache(_commits, 4096, found[1], True)
     return load_commit(repo, cat, found[1], where)
 
 
