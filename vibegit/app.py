@@ -23,7 +23,7 @@ from vibegit.core.records import field, frozen, mutable, replace
 from vibegit.core.settings import Settings, settings
 from vibegit.core.text import clean, clean_data
 from vibegit.errors import BadInput, Refused
-from vibegit.infra import git, hookfiles, machine, mirror, output, store
+from vibegit.infra import git, hookplace, machine, mirror, output, store
 from vibegit.infra.formats import SHARED_FILES, render_all
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -101,7 +101,7 @@ def enter(cwd: StrPath | None = None) -> Context:
     """What a command works in: the repository, arrived at (``arrive``)."""
     ctx = open_repo(cwd)
     arrive(ctx, None, warn, implicit=True)
-    problem = hookfiles.lock_check_problem(hookfiles.place_of(ctx.repo, ctx.config))
+    problem = hookplace.lock_check_problem(hookplace.place_of(ctx.repo, ctx.config))
     if problem:  # said by every command until it is fixed: nothing else would notice
         warn(problem)
     return ctx
