@@ -12,6 +12,7 @@ from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 
 
 def main(argv: list[str] | None = None) -> int:
+    ends = argv is None  # the console script's call: the process ends with the command
     argv = sys.argv[1:] if argv is None else argv
     from vibegit.core import messages
 
@@ -30,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
             return hook_main(argv[1:])
         from vibegit import verbs
 
-        code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
+        code = verbs.run(argv, ends)  # the verbs agents call most, without typer when the line is plain
         if code is not None:
             return code
         from vibegit.cli import run

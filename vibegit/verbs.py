@@ -14,6 +14,7 @@ options with typer's command, so the two cannot drift apart.
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -189,9 +190,10 @@ def parse(argv: list[str]) -> tuple[Callable[..., int], dict[str, object]] | Non
     return run, {**dict(zip(names, args, strict=True)), **given}
 
 
-def run(argv: list[str]) -> int | None:
+def run(argv: list[str], ends: bool = False) -> int | None:
     """Run a plain command line of a fast verb as the CLI would (the same
-    exit codes for an end of input, an interrupt, a closed pipe); None: not one."""
+    exit codes for an end of input, an interrupt, a closed pipe); None: not one.
+    ``ends``: the process ends with it (the console script's call)."""
     parsed = parse(argv)
     if parsed is None:
         return None
@@ -201,6 +203,12 @@ def run(argv: list[str]) -> int | None:
         from vibegit.core import messages
 
         messages.use(str(kwargs["lang"]), force=True)  # as the CLI's --lang: the language of this whole run
+    if ends and function is not sync:
+        # The process ends with this short command: its garbage goes with it.
+        # The collector's passes over every object its imports made (and the
+        # whole one at exit, which runs only while it is enabled) cost about
+        # a millisecond; sync's work grows with the history, so it keeps them.
+        gc.disable()
     try:
         return function(**kwargs)
     except EOFError:
