@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
             return hook_main(argv[1:])
         from vibegit import verbs
 
-        code = verbs.run(argv, ends)  # the verbs agents call most, without typer when the line is plain
+        verbs.ending = ends
+        code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
         if code is not None:
             return code
         from vibegit.cli import run

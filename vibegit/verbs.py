@@ -190,10 +190,12 @@ def parse(argv: list[str]) -> tuple[Callable[..., int], dict[str, object]] | Non
     return run, {**dict(zip(names, args, strict=True)), **given}
 
 
-def run(argv: list[str], ends: bool = False) -> int | None:
+ending = False  # main sets it: the process ends with the command (the console script's call)
+
+
+def run(argv: list[str]) -> int | None:
     """Run a plain command line of a fast verb as the CLI would (the same
-    exit codes for an end of input, an interrupt, a closed pipe); None: not one.
-    ``ends``: the process ends with it (the console script's call)."""
+    exit codes for an end of input, an interrupt, a closed pipe); None: not one."""
     parsed = parse(argv)
     if parsed is None:
         return None
@@ -203,7 +205,7 @@ def run(argv: list[str], ends: bool = False) -> int | None:
         from vibegit.core import messages
 
         messages.use(str(kwargs["lang"]), force=True)  # as the CLI's --lang: the language of this whole run
-    if ends and function is not sync:
+    if ending and function is not sync:
         # The process ends with this short command: its garbage goes with it.
         # The collector's passes over every object its imports made (and the
         # whole one at exit, which runs only while it is enabled) cost about
