@@ -3,6 +3,7 @@ place where errors become one line (and, when unexpected, a log file and exit 3)
 
 from __future__ import annotations
 
+import os
 import sys
 
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
@@ -12,6 +13,31 @@ from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 
 
 def main(argv: list[str] | None = None) -> int:
+    code = _main(argv)
+    verbs = sys.modules.get("vibegit.verbs")
+    if argv is None and verbs is not None and verbs.ending:
+        _end_now(code)
+    return code
+
+
+def _end_now(code: int) -> None:
+    """End the console script's process after a short command, without the
+    interpreter's teardown of every module and object (a tenth of a task
+    add's instructions): what that teardown does that matters, the exit
+    handlers and the standard streams' buffers, is done first. A stream that
+    cannot be flushed (a closed pipe) leaves the usual end to say so."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def _main(argv: list[str] | None) -> int:
     ends = argv is None  # the console script's call: the process ends with the command
     argv = sys.argv[1:] if argv is None else argv
     from vibegit.core import messages
