@@ -3,6 +3,7 @@ place where errors become one line (and, when unexpected, a log file and exit 3)
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -12,12 +13,33 @@ from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 # (handlers), or a verb has parsed its line (verbs), so they run while it loads.
 
 
+SHORT_HOOKS = ("pre-commit", "reference-transaction", "post-checkout")  # each a few milliseconds of work
+
+
 def main(argv: list[str] | None = None) -> int:
+    hook = _booted_hook(argv)
+    if hook:
+        gc.disable()  # as a fast verb's (verbs.run): the process ends with the hook
     code = _main(argv)
     verbs = sys.modules.get("vibegit.verbs")
-    if argv is None and verbs is not None and verbs.ending:
+    if hook or (argv is None and verbs is not None and verbs.ending):
         _end_now(code)
     return code
+
+
+def _booted_hook(argv: list[str] | None) -> bool:
+    """A short git hook run by a shim's boot code (``python -E -c BOOT HOOK
+    ARGS``, shims/boot.py: its process ends with the hook), not a call in
+    a process that goes on."""
+    return (
+        argv is not None
+        and argv[:1] == ["hook"]
+        and argv[1:2] != []
+        and argv[1] in SHORT_HOOKS
+        and bool(sys.flags.ignore_environment)
+        and sys.argv[:1] == ["-c"]
+        and argv[1:] == sys.argv[1:]
+    )
 
 
 def _end_now(code: int) -> None:
