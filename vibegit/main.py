@@ -3,6 +3,8 @@ place where errors become one line (and, when unexpected, a log file and exit 3)
 
 from __future__ import annotations
 
+import gc
+import os
 import sys
 
 from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
@@ -11,7 +13,54 @@ from vibegit.errors import UNEXPECTED, VibegitError, log_unexpected
 # (handlers), or a verb has parsed its line (verbs), so they run while it loads.
 
 
+SHORT_HOOKS = ("pre-commit", "reference-transaction", "post-checkout")  # each a few milliseconds of work
+
+
 def main(argv: list[str] | None = None) -> int:
+    hook = _booted_hook(argv)
+    if hook:
+        gc.disable()  # as a fast verb's (verbs.run): the process ends with the hook
+    code = _main(argv)
+    verbs = sys.modules.get("vibegit.verbs")
+    if hook or (argv is None and verbs is not None and verbs.ending):
+        _end_now(code)
+    return code
+
+
+def _booted_hook(argv: list[str] | None) -> bool:
+    """A short git hook run by a shim's boot code (``python -E -c BOOT HOOK
+    ARGS``, shims/boot.py: its process ends with the hook), not a call in
+    a process that goes on."""
+    return (
+        argv is not None
+        and argv[:1] == ["hook"]
+        and argv[1:2] != []
+        and argv[1] in SHORT_HOOKS
+        and bool(sys.flags.ignore_environment)
+        and sys.argv[:1] == ["-c"]
+        and argv[1:] == sys.argv[1:]
+    )
+
+
+def _end_now(code: int) -> None:
+    """End the console script's process after a short command, without the
+    interpreter's teardown of every module and object (a tenth of a task
+    add's instructions): what that teardown does that matters, the exit
+    handlers and the standard streams' buffers, is done first. A stream that
+    cannot be flushed (a closed pipe) leaves the usual end to say so."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def _main(argv: list[str] | None) -> int:
+    ends = argv is None  # the console script's call: the process ends with the command
     argv = sys.argv[1:] if argv is None else argv
     from vibegit.core import messages
 
@@ -30,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             return hook_main(argv[1:])
         from vibegit import verbs
 
+        verbs.ending = ends
         code = verbs.run(argv)  # the verbs agents call most, without typer when the line is plain
         if code is not None:
             return code

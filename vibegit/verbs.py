@@ -14,6 +14,7 @@ options with typer's command, so the two cannot drift apart.
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -189,11 +190,19 @@ def parse(argv: list[str]) -> tuple[Callable[..., int], dict[str, object]] | Non
     return run, {**dict(zip(names, args, strict=True)), **given}
 
 
+# main sets it: the process ends with the command (the console script's call);
+# run clears it for a command that keeps the usual end (sync), so main can end
+# a short one at once (its objects need no teardown).
+ending = False
+
+
 def run(argv: list[str]) -> int | None:
     """Run a plain command line of a fast verb as the CLI would (the same
     exit codes for an end of input, an interrupt, a closed pipe); None: not one."""
+    global ending
     parsed = parse(argv)
     if parsed is None:
+        ending = False  # typer's command: the usual end
         return None
     function, kwargs = parsed
     start_repo_reads()  # its first git processes run while its modules load
@@ -201,6 +210,13 @@ def run(argv: list[str]) -> int | None:
         from vibegit.core import messages
 
         messages.use(str(kwargs["lang"]), force=True)  # as the CLI's --lang: the language of this whole run
+    ending = ending and function is not sync
+    if ending:
+        # The process ends with this short command: its garbage goes with it.
+        # The collector's passes over every object its imports made (and the
+        # whole one at exit, which runs only while it is enabled) cost about
+        # a millisecond; sync's work grows with the history, so it keeps them.
+        gc.disable()
     try:
         return function(**kwargs)
     except EOFError:

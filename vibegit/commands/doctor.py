@@ -38,7 +38,7 @@ from vibegit.core.model import State
 from vibegit.core.records import replace
 from vibegit.core.settings import Settings
 from vibegit.errors import OK, REFUSED, BadInput, GitError
-from vibegit.infra import agentfiles, git, hookfiles, mirror, remote, store
+from vibegit.infra import agentfiles, git, hookfiles, hookplace, mirror, remote, store
 
 MAX_CANDIDATES = 5000
 STALE_LOCK_SECONDS = 2.0  # git holds a ref lock for milliseconds; older, under our lock, it was left behind
@@ -65,10 +65,10 @@ def doctor(repair: bool, named: str | None = None) -> int:
 def setup_problems(ctx: app.Context) -> tuple[list[str], list[str]]:
     """What is wrong around the state: vibegit's hooks, git-lfs's hooks (the
     agents' side is ``agentfiles.health``, said with the state branch)."""
-    where = hookfiles.place_of(ctx.repo, ctx.config)
-    hooks = hookfiles.hook_problems(where) + hookfiles.outdated(where)
+    where = hookplace.place_of(ctx.repo, ctx.config)
+    hooks = hookplace.hook_problems(where) + hookfiles.outdated(where)
     lfs = "filter.lfs.process" in ctx.config or "filter.lfs.clean" in ctx.config
-    lfs_problem = hookfiles.lfs_problem(where, lfs and bool(hookfiles.installed(where)))
+    lfs_problem = hookfiles.lfs_problem(where, lfs and bool(hookplace.installed(where)))
     return hooks, [lfs_problem] if lfs_problem else []
 
 
@@ -78,10 +78,10 @@ def _setup(ctx: app.Context, repair: bool, say: Callable[[str], None]) -> bool:
         say(f"✘ {problem}")
     if not repair:
         return not (hooks or lfs)
-    where = hookfiles.place_of(ctx.repo, ctx.config)
+    where = hookplace.place_of(ctx.repo, ctx.config)
     if hooks:
         say(t("doctor.installing_hooks"))
-        hookfiles.install(hookfiles.installed(where), cwd=ctx.repo.toplevel)
+        hookfiles.install(hookplace.installed(where), cwd=ctx.repo.toplevel)
     _update_agents(ctx, say)
     left, lfs = setup_problems(app.open_repo(ctx.repo.toplevel))
     for problem in left + lfs:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from vibegit import app
-from vibegit.core import lifecycle, report
+from vibegit.core import lifecycle
 from vibegit.core.messages import t
 from vibegit.core.model import MemoryEntry, Result, State
 from vibegit.core.text import clean
@@ -64,6 +64,8 @@ def learn(quiet: bool = False, ctx: app.Context | None = None) -> int:
 
 def show_taken(taken: list[MemoryEntry]) -> None:
     """Each rule just learned, with its kind and where it came from (the first ones)."""
+    from vibegit.core import report  # only when something was learned: not every phase change's import
+
     for entry in taken[:MAX_SHOWN]:
         app.say(f"  + {entry.id} {report.category_label(entry.category)}: {clean(entry.text)}{report.origin(entry)}")
     if len(taken) > MAX_SHOWN:

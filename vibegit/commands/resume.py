@@ -16,7 +16,7 @@ from vibegit.core.model import Env, State, Status
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean, escape_path, shown
 from vibegit.errors import OK, BadInput, Refused, VibegitError
-from vibegit.infra import git, hookfiles, remote, snapshot, store
+from vibegit.infra import git, hookfiles, hookplace, remote, snapshot, store
 
 Say = Callable[[str], None]
 
@@ -111,7 +111,7 @@ def protect(repo: git.Repo) -> None:
     clone): they are installed, saying so. Hooks of another tool in their
     place: nothing is touched, and the command to run is said."""
     where = hookfiles.place(repo.toplevel)
-    if hookfiles.LOCK_HOOK in hookfiles.installed(where) and hookfiles.lock_check_problem(where) is None:
+    if hookplace.LOCK_HOOK in hookplace.installed(where) and hookplace.lock_check_problem(where) is None:
         return
     if any(os.path.lexists(os.path.join(where.hooks, name)) for name in hookfiles.DEFAULT_HOOKS):
         app.warn(t("cmd.hooks_missing"))

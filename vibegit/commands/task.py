@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vibegit import app
-from vibegit.core import lifecycle, report
+from vibegit.core import lifecycle
 from vibegit.core.messages import t
 from vibegit.core.text import clean
 from vibegit.errors import OK
@@ -27,6 +27,8 @@ def done(task_id: str, workflow: str | None = None) -> int:
 
 
 def list_(as_json: bool, workflow: str | None = None) -> int:
+    from vibegit.core import report  # a read's: not every event's import
+
     ctx = app.enter()
     state = app.state_of(ctx, app.facts(ctx), workflow)
     if as_json:

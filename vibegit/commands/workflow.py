@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vibegit import app
-from vibegit.core import lifecycle, report
+from vibegit.core import lifecycle
 from vibegit.core.messages import t
 from vibegit.core.model import Phase, Result, State
 from vibegit.errors import OK, BadInput, Refused
@@ -63,6 +63,8 @@ def adopt() -> int:
     from vibegit.commands.learn import learn
 
     learn(quiet=True, ctx=ctx)  # the set-up's conventions and decisions are rules: learned at once
+    from vibegit.core import report
+
     if report.is_active(state):
         app.show_report(ctx, app.state_of(ctx, e, state.workflow.id), None, e.head)
     return OK
@@ -121,6 +123,8 @@ def complete(
         question, yes, t("workflow.complete_not_confirmed"), _command("complete", state)
     )
     written = app.record(ctx, lambda s: rule(s, how), e, workflow=state.workflow.id)
+    from vibegit.core import report
+
     app.say(report.completion(written.state, ctx.settings.lang).rstrip("\n"))
     app.say(t("workflow.completed"))
     return OK

@@ -13,7 +13,6 @@ consistency.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from vibegit.core import workflows
@@ -40,7 +39,7 @@ from vibegit.core.model import (
     Workflow,
 )
 from vibegit.core.records import NamedTuple, replace
-from vibegit.core.text import MAX_TEXT, check_task_id, check_text
+from vibegit.core.text import MAX_TEXT, LazyPattern, check_task_id, check_text
 from vibegit.errors import OK, BadInput, Refused, VibegitError
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -501,7 +500,7 @@ def adopt(state: State, env: Env, found: State, source: str, tracked: tuple[str,
 # -- memory ---------------------------------------------------------------------
 
 CATEGORIES = tuple(c.value for c in MemoryCategory)
-_MEMORY_NUMBER = re.compile(r"M-(\d+)\Z")
+_MEMORY_NUMBER = LazyPattern(r"M-(\d+)\Z")  # compiled when memory is added to
 
 
 def category(value: str) -> MemoryCategory:

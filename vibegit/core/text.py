@@ -41,7 +41,7 @@ class LazyPattern:
 
 MAX_TEXT = 4000  # one field: goal, title, action, question
 TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
-MEMORY_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+MEMORY_ID = LazyPattern(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # a memory entry's: not every command's
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 # Characters that end a line for str.splitlines() or YAML, and other controls.

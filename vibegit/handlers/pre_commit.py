@@ -8,7 +8,7 @@ import os
 
 from vibegit.errors import OK
 from vibegit.handlers import lockcheck
-from vibegit.infra import git, hookfiles
+from vibegit.infra import git, hookplace
 
 
 def run(args: list[str]) -> int:
@@ -20,5 +20,5 @@ def run(args: list[str]) -> int:
         return OK
     # With VIBEGIT_ALLOW=1 the reference-transaction hook records the commit
     # it lets through (it knows the commit); without that hook, this one does.
-    later = hookfiles.is_ours(os.path.join(hookfiles.place_of(repo, config).hooks, hookfiles.LOCK_HOOK))
+    later = hookplace.is_ours(os.path.join(hookplace.place_of(repo, config).hooks, hookplace.LOCK_HOOK))
     return lockcheck.refuse(repo, block, None, branch, record=not later)

@@ -70,6 +70,29 @@ def grow_pipe(fd: int, size: int) -> None:
 
 PIPE, DEVNULL = -1, -2  # what a Child's stdin, stdout or stderr is; None: this process's own
 
+_found: dict[tuple[str, str | None], str] = {}  # (command, $PATH) -> the file posix_spawnp would run
+
+
+def _program(name: str) -> str:
+    """The file ``posix_spawnp`` would run for ``name`` (the first executable
+    file of that name on this process's PATH), found once per PATH: spawnp's
+    child tries every directory before it with an ``execve`` of its own, and
+    the parent waits for them all (a quarter of a millisecond a start with
+    git in /usr/bin). ``name`` itself when it has a slash or none is found."""
+    if "/" in name:
+        return name
+    key = (name, os.environ.get("PATH"))
+    found = _found.get(key)
+    if found is None:
+        found = name
+        for folder in (key[1] if key[1] is not None else os.defpath).split(os.pathsep):
+            path = os.path.join(folder or ".", name)
+            if os.access(path, os.X_OK) and not os.path.isdir(path):
+                found = path if os.path.isabs(path) else name  # a relative one depends on the directory: spawnp's
+                break
+        _found[key] = found
+    return found
+
 
 class Child:
     """A process started with ``posix_spawn`` (what ``subprocess`` does, without
@@ -112,14 +135,25 @@ class Child:
                 else:
                     child = how.fileno()  # type: ignore[attr-defined]
                 actions.append((os.POSIX_SPAWN_DUP2, child, fd))
-            self.pid = os.posix_spawnp(
-                args[0],
-                args,
-                os.environ if env is None else env,
-                file_actions=actions,
-                setsigdef=[getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)],
-                setsid=new_session,
-            )
+            environ = os.environ if env is None else env
+            signals = [getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)]
+            program = _program(args[0])
+            try:
+                if program == args[0]:
+                    self.pid = os.posix_spawnp(
+                        program, args, environ, file_actions=actions, setsigdef=signals, setsid=new_session
+                    )
+                else:
+                    self.pid = os.posix_spawn(
+                        program, args, environ, file_actions=actions, setsigdef=signals, setsid=new_session
+                    )
+            except OSError:
+                if program == args[0]:
+                    raise
+                _found.clear()  # the file found went away: as spawnp would have it now
+                self.pid = os.posix_spawnp(
+                    args[0], args, environ, file_actions=actions, setsigdef=signals, setsid=new_session
+                )
         except BaseException:
             for _, mine, _ in ours:
                 os.close(mine)

@@ -75,7 +75,7 @@ class _Reader:
             self.i += 1
             i = self.i
             if rest:
-                out[key] = _scalar(rest[1:])
+                out[key] = _read_scalar(rest[1:])
             elif i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
                 out[key] = self.node(at)
             else:
@@ -96,7 +96,7 @@ class _Reader:
             if colon and (not rest or rest[:1] == " ") and _is_key(key):
                 out.append(self.mapping(indent + 2, item, at))
             else:
-                out.append(_scalar(item))
+                out.append(_read_scalar(item))
                 self.i += 1
         return out
 
@@ -118,6 +118,24 @@ def _is_key(key: str) -> bool:
     if len(_keys) < 1024:
         _keys[key] = plain
     return plain
+
+
+# The short values met before and their answers (not [] or {}, which are mutable), read and
+# emitted: an index's hosts, paths, phases, statuses and counts recur in every entry.
+_scalars: dict[str, object] = {}
+_texts: dict[str, str] = {}
+
+
+def _read_scalar(text: str) -> object:
+    """``_scalar``, remembered for texts met before (its answers are immutable)."""
+    try:
+        return _scalars[text]
+    except KeyError:
+        pass
+    value = _scalar(text)
+    if len(_scalars) < 4096 and len(text) <= 128 and not isinstance(value, (list, dict)):
+        _scalars[text] = value
+    return value
 
 
 def _scalar(text: str) -> object:
@@ -200,6 +218,18 @@ def _emit_scalar(value: object) -> str:
 
 
 def _text(value: str) -> str:
+    """``_plain_or_quoted``, remembered for values met before."""
+    try:
+        return _texts[value]
+    except KeyError:
+        pass
+    out = _plain_or_quoted(value)
+    if len(_texts) < 4096 and len(value) <= 128:
+        _texts[value] = out
+    return out
+
+
+def _plain_or_quoted(value: str) -> str:
     """Plain where PyYAML writes it plain, else single-quoted, else Unsure."""
     if not value:
         return "''"
@@ -236,6 +266,6 @@ def _is_oid(value: str) -> bool:
     """An object id with a letter in it: text to YAML (not 0b and binary digits, a
     number; 0b and any other hex digit is text: one object id in 128 starts so,
     and each would cost PyYAML's import)."""
-    hexes = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value)
-    binary = value.startswith("0b") and all(c in "01" for c in value[2:])
+    hexes = len(value) in (40, 64) and not value.strip("0123456789abcdef")
+    binary = value.startswith("0b") and not value[2:].strip("01")
     return hexes and not value.isdigit() and not binary

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from vibegit.core import messages
 from vibegit.core.model import State
-from vibegit.core.report import completion
 
 NAME = "completion.md"
 
 
 def render_completion(state: State) -> str:
+    from vibegit.core.report import completion  # only a completed workflow's: not every event's import
+
     return completion(state, messages.lang())
