@@ -376,17 +376,19 @@ def assemble(
         dirs = {e.name: e for e in (_entries(repo, cat, parent.oid) if parent is not None else ())}
         dirs.update({name: git.TreeEntry("40000", name, oid) for name, oid in changed.items()})
         root[WORKFLOWS] = git.TreeEntry("40000", WORKFLOWS, git.write_tree(repo, dirs.values()))
-    root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n")
-    root[SESSION] = _blob(repo, SESSION, TOMBSTONE)
-    root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed))
+    root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n", root.get(FORMAT_FILE))
+    root[SESSION] = _blob(repo, SESSION, TOMBSTONE, root.get(SESSION))
+    root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed), root.get(INDEX_FILE))
     for name in SHARED_FILES:
         if name in shared:
-            root[name] = _blob(repo, name, shared[name])
+            root[name] = _blob(repo, name, shared[name], root.get(name))
         else:
             root.pop(name, None)
     bound = workflows.bound_keys(listed)
     if bound:
-        branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids)) for key, ids in bound.items()]
+        was = root.get(BRANCHES)
+        have = {e.name: e for e in _entries(repo, cat, was.oid)} if was is not None and was.mode == "40000" else {}
+        branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids), have.get(key)) for key, ids in bound.items()]
         root[BRANCHES] = git.TreeEntry("40000", BRANCHES, git.write_tree(repo, branches))
     else:
         root.pop(BRANCHES, None)
@@ -422,8 +424,14 @@ def rewritten(
     return assemble(repo, cat, loaded, changed, tuple(listed), shared, extra)
 
 
-def _blob(repo: git.Repo, name: str, text: str) -> git.TreeEntry:
-    return git.TreeEntry("100644", name, git.write_object(repo, "blob", text.encode()))
+def _blob(repo: git.Repo, name: str, text: str, was: git.TreeEntry | None = None) -> git.TreeEntry:
+    """The entry of file ``name`` holding ``text``: ``was`` (its entry in the
+    tree before) when that holds the same, else a new blob (a commit with 100
+    workflows rewrites its branches/ and root files, most of them as they were)."""
+    data = text.encode()
+    if was is not None and was.mode == "100644" and was.name == name and was.oid == git.blob_id(repo, data):
+        return was
+    return git.TreeEntry("100644", name, git.write_object(repo, "blob", data))
 
 
 def workflow_tree(
