@@ -16,15 +16,19 @@ import time
 from collections.abc import Callable, Iterator
 
 from vibegit import app
-from vibegit.core import lifecycle, merge, workflows
+from vibegit.core import lifecycle, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
 from vibegit.core.records import NamedTuple, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Interrupted, Refused, VibegitError
-from vibegit.infra import git, mirror, remote, secretscan, store
+from vibegit.infra import git, mirror, remote, store
 from vibegit.infra.formats import render_all, render_shared
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.infra import secretscan
 
 MAX_WAIT = 2.0  # seconds: the bound of a wait between tries stops doubling here (unless syncBackoff is more)
 Say = Callable[[str], None]
@@ -47,6 +51,8 @@ def _merge(
     Only a workflow that differs between the sides is read: the cost follows
     what changed, not how many workflows there are (one left as it is here
     keeps its line of this side's index)."""
+    from vibegit.core import merge  # here: only when both sides moved
+
     base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
@@ -142,7 +148,8 @@ def integrate(
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", Integrated(theirs, True)
-        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
+        with git.packed(repo):  # the merge's new objects: one pack
+            commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", Integrated(commit, True)
@@ -183,6 +190,8 @@ def redact(
 ) -> bool:
     """Take what looks like a credential out of the commits ``remote`` does
     not have (rewritten; see secretscan.rewrite), plus a ``redact`` event."""
+    from vibegit.infra import secretscan
+
     done: list[secretscan.Redaction] = []
 
     def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
@@ -229,6 +238,8 @@ def _scan_ahead(repo: git.Repo, settings: Settings, remote: str) -> tuple[str, l
     one did not record as clean. A failure here leaves it all to that scan.
     A merge of sync's at the tip may be made again (``_merged_from``): its
     first parent is scanned, what that merge would be made from."""
+    from vibegit.infra import secretscan  # here: imported while the fetch runs
+
     tip = git.commit_at(repo, settings.state_ref)
     if tip is None:
         return None
@@ -253,6 +264,8 @@ def _findings(
     the tip stayed; after a merge of that tip with ``theirs`` that it found
     clean, a scan of what only the merge holds (the remote still has all it
     had: its new tip descends from the old); nothing for the remote's own tip."""
+    from vibegit.infra import secretscan
+
     if ahead is not None and ahead[0] == tip and theirs == known:
         return ahead[1]
     if tip == theirs:
@@ -284,7 +297,7 @@ def _pauses(settings: Settings) -> Iterator[float]:
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
-    name = remote.state_remote(repo, settings, given)
+    name = remote.state_remote(repo, settings, given, git.remote_config(repo, ctx.config))
     moved = False  # a try moved the local branch: the mirror shows where it is once sync ends
 
     def attempt() -> int | None:
@@ -309,6 +322,8 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             return None  # the state branch went away meanwhile (redact found nothing to keep): look again
         findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name)
         if findings:
+            from vibegit.infra import secretscan
+
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:
             app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))
