@@ -118,6 +118,7 @@ def _newest(loaded: store.Loaded) -> str:
 class Integrated(NamedTuple):
     tip: str | None  # the local tip now
     moved: bool = False  # the local branch moved
+    base: str | None = None  # the merge base of the merge made, when the walk showed it (an ancestor of theirs)
 
 
 def integrate(
@@ -152,7 +153,7 @@ def integrate(
             commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
-        return commit, f"vibegit: merge {name}", Integrated(commit, True)
+        return commit, f"vibegit: merge {name}", Integrated(commit, True, walked.base if walked.known else None)
 
     done = store.publish(repo, settings, build)
     for line in news:
@@ -258,12 +259,14 @@ def _findings(
     known: str | None,
     ahead: tuple[str, list[secretscan.Finding]] | None,
     remote: str,
+    base: str | None = None,
 ) -> list[secretscan.Finding]:
     """The scan before the push of ``tip``, after ``_scan_ahead``: its result
     when the fetch brought nothing (``known``: the remote's copy before) and
     the tip stayed; after a merge of that tip with ``theirs`` that it found
     clean, a scan of what only the merge holds (the remote still has all it
-    had: its new tip descends from the old); nothing for the remote's own tip."""
+    had: its new tip descends from the old; ``base``, the merge's base, is an
+    ancestor of ``theirs``); nothing for the remote's own tip."""
     from vibegit.infra import secretscan
 
     if ahead is not None and ahead[0] == tip and theirs == known:
@@ -275,7 +278,7 @@ def _findings(
         and not ahead[1]
         and theirs is not None
         and git.parents(repo, tip) == [ahead[0], theirs]
-        and (known is None or git.is_ancestor(repo, known, theirs))
+        and (known is None or known == base or git.is_ancestor(repo, known, theirs))
     ):
         return secretscan.scan(repo, settings, tip, cleared=[ahead[0]], remote=remote)
     return secretscan.scan(repo, settings, tip, remote=remote)
@@ -320,7 +323,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             return None  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name)
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name, done.base)
         if findings:
             from vibegit.infra import secretscan
 
