@@ -56,7 +56,7 @@ def _merge(
     base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
-    b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
+    b = store.load_base(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
     decisions = [] if base else ["the two histories share no event (both started on their own); joined here"]
     was_all, mine_all, other_all = (store.dirs(repo, cat, side) if side else {} for side in (b, o, t))
     listed_here = {s.id: s for s in o.index}

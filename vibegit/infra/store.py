@@ -191,9 +191,20 @@ def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Lo
     return _remember((commit, where), loaded)
 
 
-def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
+def load_base(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
+    """``load_commit`` for a merge's base, whose index no merge reads: the
+    index is neither read nor parsed (``index`` empty) unless the commit was
+    loaded whole before."""
+    read: Loaded | None = _parsed.get((commit, "\0"))
+    if read is not None:
+        return replace(read, where=where)
+    return _load_commit(repo, cat, commit, where, listed=False)
+
+
+def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str, listed: bool = True) -> Loaded:
     tree = _entries(repo, cat, f"{commit}^{{tree}}")
-    root = _blobs(cat, tree, (FORMAT_FILE, *SHARED_FILES, INDEX_FILE, *WORKFLOW_FILES), where)
+    names = (FORMAT_FILE, *SHARED_FILES, *((INDEX_FILE,) if listed else ()), *WORKFLOW_FILES)
+    root = _blobs(cat, tree, names, where)
     shared = {name: data for name, data in root.items() if name in SHARED_FILES}
     memory = parse_shared(shared, where)
     if FORMAT_FILE not in root:
@@ -203,8 +214,8 @@ def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> L
         raise BadInput(
             f"{where}{FORMAT_FILE}: state format {version[:20]!r} is not {FORMAT}: upgrade vibegit to read it"
         )
-    listed = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
-    return Loaded(commit, tree, memory, shared, listed, FORMAT, where)
+    index = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
+    return Loaded(commit, tree, memory, shared, index, FORMAT, where)
 
 
 def _legacy(
