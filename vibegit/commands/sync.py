@@ -16,15 +16,19 @@ import time
 from collections.abc import Callable, Iterator
 
 from vibegit import app
-from vibegit.core import lifecycle, merge, workflows
+from vibegit.core import lifecycle, workflows
 from vibegit.core.messages import t
 from vibegit.core.model import Env, Memory, State
 from vibegit.core.records import NamedTuple, replace
 from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.errors import OK, Interrupted, Refused, VibegitError
-from vibegit.infra import git, mirror, remote, secretscan, store
+from vibegit.infra import git, mirror, remote, store
 from vibegit.infra.formats import render_all, render_shared
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from vibegit.infra import secretscan
 
 MAX_WAIT = 2.0  # seconds: the bound of a wait between tries stops doubling here (unless syncBackoff is more)
 Say = Callable[[str], None]
@@ -47,10 +51,12 @@ def _merge(
     Only a workflow that differs between the sides is read: the cost follows
     what changed, not how many workflows there are (one left as it is here
     keeps its line of this side's index)."""
+    from vibegit.core import merge  # here: only when both sides moved
+
     base = walked.base if walked.known else git.merge_base(repo, ours, theirs)
     o = store.load_commit(repo, cat, ours, f"{settings.state_branch}:")
     t = store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
-    b = store.load_commit(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
+    b = store.load_base(repo, cat, base, f"{settings.state_branch} (merge base):") if base else None
     decisions = [] if base else ["the two histories share no event (both started on their own); joined here"]
     was_all, mine_all, other_all = (store.dirs(repo, cat, side) if side else {} for side in (b, o, t))
     listed_here = {s.id: s for s in o.index}
@@ -112,6 +118,7 @@ def _newest(loaded: store.Loaded) -> str:
 class Integrated(NamedTuple):
     tip: str | None  # the local tip now
     moved: bool = False  # the local branch moved
+    base: str | None = None  # the merge base of the merge made, when the walk showed it (an ancestor of theirs)
 
 
 def integrate(
@@ -142,10 +149,11 @@ def integrate(
             store.load_commit(repo, cat, theirs, f"{name}'s {settings.state_branch}:")
             news.append(t("sync.fast_forward", branch=settings.state_branch, n=other, remote=name))
             return theirs, f"vibegit: fast-forward to {name}", Integrated(theirs, True)
-        commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
+        with git.packed(repo):  # the merge's new objects: one pack
+            commit, decisions = _merge(repo, settings, config, e, cat, ours, theirs, name, walked)
         news.append(t("sync.merged", mine=mine, other=other, remote=name, commit=commit[:10]))
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
-        return commit, f"vibegit: merge {name}", Integrated(commit, True)
+        return commit, f"vibegit: merge {name}", Integrated(commit, True, walked.base if walked.known else None)
 
     done = store.publish(repo, settings, build)
     for line in news:
@@ -183,6 +191,8 @@ def redact(
 ) -> bool:
     """Take what looks like a credential out of the commits ``remote`` does
     not have (rewritten; see secretscan.rewrite), plus a ``redact`` event."""
+    from vibegit.infra import secretscan
+
     done: list[secretscan.Redaction] = []
 
     def build(tip: str | None, cat: git.CatFile) -> tuple[str | None, str, str | None]:
@@ -229,6 +239,8 @@ def _scan_ahead(repo: git.Repo, settings: Settings, remote: str) -> tuple[str, l
     one did not record as clean. A failure here leaves it all to that scan.
     A merge of sync's at the tip may be made again (``_merged_from``): its
     first parent is scanned, what that merge would be made from."""
+    from vibegit.infra import secretscan  # here: imported while the fetch runs
+
     tip = git.commit_at(repo, settings.state_ref)
     if tip is None:
         return None
@@ -247,12 +259,16 @@ def _findings(
     known: str | None,
     ahead: tuple[str, list[secretscan.Finding]] | None,
     remote: str,
+    base: str | None = None,
 ) -> list[secretscan.Finding]:
     """The scan before the push of ``tip``, after ``_scan_ahead``: its result
     when the fetch brought nothing (``known``: the remote's copy before) and
     the tip stayed; after a merge of that tip with ``theirs`` that it found
     clean, a scan of what only the merge holds (the remote still has all it
-    had: its new tip descends from the old); nothing for the remote's own tip."""
+    had: its new tip descends from the old; ``base``, the merge's base, is an
+    ancestor of ``theirs``); nothing for the remote's own tip."""
+    from vibegit.infra import secretscan
+
     if ahead is not None and ahead[0] == tip and theirs == known:
         return ahead[1]
     if tip == theirs:
@@ -262,7 +278,7 @@ def _findings(
         and not ahead[1]
         and theirs is not None
         and git.parents(repo, tip) == [ahead[0], theirs]
-        and (known is None or git.is_ancestor(repo, known, theirs))
+        and (known is None or known == base or git.is_ancestor(repo, known, theirs))
     ):
         return secretscan.scan(repo, settings, tip, cleared=[ahead[0]], remote=remote)
     return secretscan.scan(repo, settings, tip, remote=remote)
@@ -284,7 +300,7 @@ def _pauses(settings: Settings) -> Iterator[float]:
 def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
     ctx = app.enter()
     repo, settings = ctx.repo, ctx.settings
-    name = remote.state_remote(repo, settings, given)
+    name = remote.state_remote(repo, settings, given, git.remote_config(repo, ctx.config))
     moved = False  # a try moved the local branch: the mirror shows where it is once sync ends
 
     def attempt() -> int | None:
@@ -307,8 +323,10 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             return None  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name)
+        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name, done.base)
         if findings:
+            from vibegit.infra import secretscan
+
             raise Refused(secretscan.refusal(findings, settings))
         if tip == theirs:
             app.say(t("sync.up_to_date", branch=settings.state_branch, remote=name, commit=tip[:10]))

@@ -20,7 +20,6 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 from vibegit.core import credentials
 from vibegit.infra import git
@@ -41,7 +40,8 @@ def rules_key() -> bytes:
     global _key
     if _key is None:
         try:
-            source = Path(credentials.__file__).read_bytes()
+            with open(credentials.__file__, "rb") as f:
+                source = f.read()
         except OSError:
             source = repr(credentials.RULES).encode()
         _key = hashlib.sha256(b"vibegit-scanned 2\0" + source).digest()

@@ -27,7 +27,6 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from pathlib import Path
 
 from vibegit.core import credentials
 from vibegit.core.messages import t
@@ -39,6 +38,8 @@ from vibegit.infra import git, scanned, scansplit
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from vibegit.core.model import State
 
 ALLOW_FILE = ".vibegit/secrets-allow"
@@ -103,6 +104,8 @@ def allow(repo: git.Repo, fingerprint: str, note: str) -> bool:
         raise BadInput(t("secrets.not_fingerprint", value=fingerprint[:40]))
     if fp in allowlist(repo):
         return False
+    from pathlib import Path  # here: a scan never writes the allowlist
+
     path = Path(repo.toplevel) / ALLOW_FILE
     for probe in (path.parent, path):
         if probe.is_symlink():
@@ -352,6 +355,8 @@ class LfsStore:
 
     def media(self) -> Path:
         if self._dir is None:
+            from pathlib import Path  # here: only once a git-lfs pointer is met
+
             proc = self.repo.git("lfs", "env", check=False)
             lines = git.text(proc.stdout).splitlines() if not proc.returncode else []
             where = next((line.partition("=")[2] for line in lines if line.startswith("LocalMediaDir=")), "")

@@ -191,9 +191,20 @@ def load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Lo
     return _remember((commit, where), loaded)
 
 
-def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
+def load_base(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> Loaded:
+    """``load_commit`` for a merge's base, whose index no merge reads: the
+    index is neither read nor parsed (``index`` empty) unless the commit was
+    loaded whole before."""
+    read: Loaded | None = _parsed.get((commit, "\0"))
+    if read is not None:
+        return replace(read, where=where)
+    return _load_commit(repo, cat, commit, where, listed=False)
+
+
+def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str, listed: bool = True) -> Loaded:
     tree = _entries(repo, cat, f"{commit}^{{tree}}")
-    root = _blobs(cat, tree, (FORMAT_FILE, *SHARED_FILES, INDEX_FILE, *WORKFLOW_FILES), where)
+    names = (FORMAT_FILE, *SHARED_FILES, *((INDEX_FILE,) if listed else ()), *WORKFLOW_FILES)
+    root = _blobs(cat, tree, names, where)
     shared = {name: data for name, data in root.items() if name in SHARED_FILES}
     memory = parse_shared(shared, where)
     if FORMAT_FILE not in root:
@@ -203,8 +214,8 @@ def _load_commit(repo: git.Repo, cat: git.CatFile, commit: str, where: str) -> L
         raise BadInput(
             f"{where}{FORMAT_FILE}: state format {version[:20]!r} is not {FORMAT}: upgrade vibegit to read it"
         )
-    listed = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
-    return Loaded(commit, tree, memory, shared, listed, FORMAT, where)
+    index = parse_index(root[INDEX_FILE], where + INDEX_FILE) if INDEX_FILE in root else ()
+    return Loaded(commit, tree, memory, shared, index, FORMAT, where)
 
 
 def _legacy(
@@ -376,17 +387,19 @@ def assemble(
         dirs = {e.name: e for e in (_entries(repo, cat, parent.oid) if parent is not None else ())}
         dirs.update({name: git.TreeEntry("40000", name, oid) for name, oid in changed.items()})
         root[WORKFLOWS] = git.TreeEntry("40000", WORKFLOWS, git.write_tree(repo, dirs.values()))
-    root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n")
-    root[SESSION] = _blob(repo, SESSION, TOMBSTONE)
-    root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed))
+    root[FORMAT_FILE] = _blob(repo, FORMAT_FILE, f"{FORMAT}\n", root.get(FORMAT_FILE))
+    root[SESSION] = _blob(repo, SESSION, TOMBSTONE, root.get(SESSION))
+    root[INDEX_FILE] = _blob(repo, INDEX_FILE, render_index(listed), root.get(INDEX_FILE))
     for name in SHARED_FILES:
         if name in shared:
-            root[name] = _blob(repo, name, shared[name])
+            root[name] = _blob(repo, name, shared[name], root.get(name))
         else:
             root.pop(name, None)
     bound = workflows.bound_keys(listed)
     if bound:
-        branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids)) for key, ids in bound.items()]
+        was = root.get(BRANCHES)
+        have = {e.name: e for e in _entries(repo, cat, was.oid)} if was is not None and was.mode == "40000" else {}
+        branches = [_blob(repo, key, "".join(f"{i}\n" for i in ids), have.get(key)) for key, ids in bound.items()]
         root[BRANCHES] = git.TreeEntry("40000", BRANCHES, git.write_tree(repo, branches))
     else:
         root.pop(BRANCHES, None)
@@ -422,8 +435,14 @@ def rewritten(
     return assemble(repo, cat, loaded, changed, tuple(listed), shared, extra)
 
 
-def _blob(repo: git.Repo, name: str, text: str) -> git.TreeEntry:
-    return git.TreeEntry("100644", name, git.write_object(repo, "blob", text.encode()))
+def _blob(repo: git.Repo, name: str, text: str, was: git.TreeEntry | None = None) -> git.TreeEntry:
+    """The entry of file ``name`` holding ``text``: ``was`` (its entry in the
+    tree before) when that holds the same, else a new blob (a commit with 100
+    workflows rewrites its branches/ and root files, most of them as they were)."""
+    data = text.encode()
+    if was is not None and was.mode == "100644" and was.name == name and was.oid == git.blob_id(repo, data):
+        return was
+    return git.TreeEntry("100644", name, git.write_object(repo, "blob", data))
 
 
 def workflow_tree(
