@@ -50,7 +50,10 @@ def _end_now(code: int) -> None:
     cannot be flushed (a closed pipe) leaves the usual end to say so."""
     import atexit
 
-    atexit._run_exitfuncs()
+    run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)  # CPython's; elsewhere the usual end
+    if run_exit_handlers is None:
+        return
+    run_exit_handlers()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
