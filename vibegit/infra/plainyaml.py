@@ -25,14 +25,15 @@ class Unsure(Exception):
 Keys = tuple[str | int, ...]  # keys and list indexes from the root, e.g. ("entries", 3, "id")
 
 
-def read(text: str) -> tuple[dict[str, object], dict[Keys, int]]:
+def read(text: str, lines: bool = True) -> tuple[dict[str, object], dict[Keys, int]]:
     """A mapping in the block style ``emit`` writes: keys of lowercase
     letters, digits and "_"; values null, true, false, whole numbers, plain
     or single-quoted one-line text, ``[]``, ``{}``, nested mappings and
     lists. What it returns is what PyYAML reads from the same text (with
     yamldoc's resolvers: null, booleans and integers), and the line of each
-    key and list item (for error messages); anything else is Unsure."""
-    reader = _Reader(text)
+    key and list item (for error messages; not kept when ``lines`` is
+    false: a read that needs them reads again); anything else is Unsure."""
+    reader = _Reader(text, lines)
     if reader.lines[0][0]:
         raise Unsure  # an indented top level: emit never writes one (and the reader's levels start at 0)
     value = reader.mapping(0, reader.lines[0][1], ())
@@ -42,7 +43,7 @@ def read(text: str) -> tuple[dict[str, object], dict[Keys, int]]:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lines: bool = True) -> None:
         self.lines: list[tuple[int, str, int]] = []  # indent, the rest, line number
         for number, raw in enumerate(text.split("\n"), 1):
             if not raw or raw.startswith("#"):
@@ -55,6 +56,7 @@ class _Reader:
             raise Unsure
         self.i = 0
         self.where: dict[Keys, int] = {}
+        self.keep = lines  # the line of each key: a tuple and an entry each, for error messages only
 
     def node(self, path: Keys) -> object:
         indent, body, _ = self.lines[self.i]
@@ -70,8 +72,11 @@ class _Reader:
             key, colon, rest = body.partition(":")
             if not colon or key in out or not _is_key(key) or (rest and (rest[:1] != " " or rest[1:2] in ("", " "))):
                 raise Unsure
-            at = (*path, key)
-            self.where[at] = lines[self.i][2]
+            if self.keep:
+                at = (*path, key)
+                self.where[at] = lines[self.i][2]
+            else:
+                at = path
             self.i += 1
             i = self.i
             if rest:
@@ -89,8 +94,11 @@ class _Reader:
         out: list[object] = []
         lines = self.lines
         while self.i < len(lines) and lines[self.i][0] == indent and lines[self.i][1].startswith("- "):
-            at = (*path, len(out))
-            self.where[at] = lines[self.i][2]
+            if self.keep:
+                at = (*path, len(out))
+                self.where[at] = lines[self.i][2]
+            else:
+                at = path
             item = lines[self.i][1][2:]
             key, colon, rest = item.partition(":")
             if colon and (not rest or rest[:1] == " ") and _is_key(key):

@@ -103,11 +103,12 @@ class YamlDoc:
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
         text = decode(data, name)
-        self._lines: dict[plainyaml.Keys, int] = {}
+        self._text = text
+        self._lines: dict[plainyaml.Keys, int] | None = None  # read again for the first error that needs them
         self._node: Any = None
         self.data: dict[str, Any]
         try:
-            self.data, self._lines = plainyaml.read(text)
+            self.data, _ = plainyaml.read(text, lines=False)
             return
         except plainyaml.Unsure:
             pass  # not in the shape vibegit writes: PyYAML reads it, and says what is wrong
@@ -139,7 +140,9 @@ class YamlDoc:
     def line(self, *path: str | int) -> int:
         """The line of the deepest of ``path``'s keys (and list indexes) the document has; 1 for none."""
         found = 1
-        if self._node is None:  # read by plainyaml, which kept each line
+        if self._node is None:  # read by plainyaml, which says each line when asked
+            if self._lines is None:
+                self._lines = plainyaml.read(self._text)[1]
             for n in range(1, len(path) + 1):
                 if path[:n] not in self._lines:
                     break
