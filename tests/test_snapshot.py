@@ -54,6 +54,21 @@ def test_a_clean_tree_records_no_snapshot_and_no_snapshot_skips_it(repo: Path, v
     assert snap_entry(repo) == ""
 
 
+def test_a_refused_checkpoint_ends_the_snapshot_it_began(dirty_repo: Path, vg: VG) -> None:
+    # The fast verb begins its snapshot before the command's modules load;
+    # refused (no workflow yet), it leaves no git process, scratch index or
+    # found repository behind for the next command in this process.
+    assert vg("checkpoint").code != 0
+    assert not list((dirty_repo / ".git").glob("vibegit-index-*"))
+    assert not snapshot._begun
+    assert not vgit.process._known_here
+    assert vg("start", "vibe-code", "--goal", "g").code == 0
+    (dirty_repo / "later.txt").write_text("written after the refusal\n")
+    assert vg("checkpoint").code == 0
+    assert "later.txt" in git(dirty_repo, "ls-tree", "-r", "--name-only", snap_entry(dirty_repo)).splitlines()
+    assert not list((dirty_repo / ".git").glob("vibegit-index-*"))
+
+
 def test_pause_records_a_snapshot_and_status_says_when_it_differs(dirty_repo: Path, vg: VG) -> None:
     assert vg("start", "vibe-code", "--goal", "g").code == 0
     result = vg("pause")

@@ -199,9 +199,12 @@ def pause(
     workflow: Optional[str] = WorkflowName,
 ) -> int:
     """Checkpoint and pause: the lock file stays with locked: false, paused: true. (/vibe-pause)"""
-    from vibegit.commands import checkpoint
+    from vibegit.infra import snapshot
 
-    return checkpoint.pause(action, _lang(lang), no_snapshot, workflow)
+    with snapshot.begun(no_snapshot):  # git stages the working tree while the command's modules load
+        from vibegit.commands import checkpoint
+
+        return checkpoint.pause(action, _lang(lang), no_snapshot, workflow)
 
 
 @parser.command()

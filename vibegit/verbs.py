@@ -90,9 +90,12 @@ def checkpoint(
     no_snapshot: bool = False,
     workflow: str | None = None,
 ) -> int:
-    from vibegit.commands import checkpoint as checkpoint_
+    from vibegit.infra import snapshot
 
-    return checkpoint_.checkpoint(file, line, action, no_snapshot, workflow)
+    with snapshot.begun(no_snapshot):  # git stages the working tree while the command's modules load
+        from vibegit.commands import checkpoint as checkpoint_
+
+        return checkpoint_.checkpoint(file, line, action, no_snapshot, workflow)
 
 
 def sync(remote: str | None = None, redact: bool = False, no_verify: bool = False) -> int:

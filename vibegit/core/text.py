@@ -3,9 +3,15 @@ files, settings. Every check is one clear line naming what is wrong."""
 
 from __future__ import annotations
 
-import re
-
 from vibegit.errors import BadInput
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
+
+# ``re`` (and the ``enum`` it loads) is imported at a pattern's first use:
+# a checkpoint starts its snapshot's git processes before that (``snapshot.begun``).
 
 
 class LazyPattern:
@@ -23,6 +29,8 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
+            import re
+
             self._compiled = re.compile(self._pattern, self._flags)
         return self._compiled
 
@@ -35,14 +43,14 @@ class LazyPattern:
     def search(self, text: str) -> re.Match[str] | None:
         return self.compiled.search(text)
 
-    def sub(self, replacement: str, text: str, count: int = 0) -> str:
+    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
         return self.compiled.sub(replacement, text, count=count)
 
 
 MAX_TEXT = 4000  # one field: goal, title, action, question
-TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+TASK_ID = LazyPattern(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 MEMORY_ID = LazyPattern(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # a memory entry's: not every command's
-_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_OID = LazyPattern(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 # Characters that end a line for str.splitlines() or YAML, and other controls.
 _BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -184,7 +192,7 @@ def clean_data(value: object) -> object:
 
 # A value that starts a line of Markdown must not start a heading, a list
 # item, a quote, a table row, a fence or an HTML block of the report.
-_BLOCK = re.compile(r"(\\*)([#>|`~=+*<-]|\d{1,9}[.)]|_{3,})")
+_BLOCK = LazyPattern(r"(\\*)([#>|`~=+*<-]|\d{1,9}[.)]|_{3,})")
 
 
 def inert(value: str) -> str:
@@ -203,6 +211,8 @@ def unescape(value: str) -> str:
 def code(value: str) -> str:
     """``value`` as a Markdown code span it cannot break out of."""
     text = clean(value)
+    import re
+
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -238,10 +248,13 @@ def check_task_id(task_id: str) -> str:
     return task_id
 
 
+_DRIVE = LazyPattern(r"[A-Za-z]:")  # a Windows drive
+
+
 def check_relative_path(path: str, what: str) -> str:
     """A path relative to the repository, inside it, outside .git, plain text."""
     parts = path.replace("\\", "/").split("/")
-    if not path or path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path) or ".." in parts:
+    if not path or path.startswith(("/", "\\")) or _DRIVE.match(path) or ".." in parts:
         raise BadInput(f"{what}: {path[:80]!r} must be a path relative to the repository, inside it")
     if any(ch in path for ch in "\0\n\r"):
         raise BadInput(f"{what}: path holds a control character")
@@ -276,7 +289,7 @@ def escape_path(path: str) -> str:
     return "".join(out)
 
 
-_ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2}|u[0-9a-f]{4})")
+_ESCAPE = LazyPattern(r"\\(\\|x[0-9a-f]{2}|u[0-9a-f]{4})")
 
 
 def unescape_path(text: str) -> str:

@@ -17,17 +17,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from vibegit.core.messages import t
-from vibegit.core.model import State
 from vibegit.core.records import NamedTuple
-from vibegit.core.report import Observed
 from vibegit.core.text import shown
-from vibegit.errors import BadInput, GitError, Refused
+from vibegit.errors import BadInput, GitError, Refused, VibegitError
 from vibegit.infra import fs, git
-from vibegit.infra.worktree import locate
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
     from typing import BinaryIO
+
+    from vibegit.core.model import State
+    from vibegit.core.report import Observed
+
+# The state model, the report and the working tree's lines load where they
+# are used: a checkpoint begins its snapshot before them (``begun``).
 
 
 def _env(index: str) -> dict[str, str]:
@@ -79,21 +82,69 @@ def working_tree(repo: git.Repo) -> str:
 
 
 def take(repo: git.Repo) -> str | None:
-    """A snapshot of uncommitted work, or None when the tree equals HEAD's."""
-    base = head_tree(repo)  # asked of the command's cat-file process: no git process of its own
+    """A snapshot of uncommitted work, or None when the tree equals HEAD's
+    (the one ``begun`` began, when it was begun for this repository in this
+    same environment)."""
+    begun_here = _begun.pop(repo.git_dir, None)
+    if begun_here is not None and begun_here[0] == os.environ:
+        return begun_here[1]()
+    with taking(repo) as finish:
+        return finish()
+
+
+@contextmanager
+def taking(repo: git.Repo) -> Iterator[Callable[[], str | None]]:
+    """``take``, begun now: git stages the working tree in a scratch index
+    while the block runs, and the function the block gets finishes the
+    snapshot. A block that ends without asking ends git's work unfinished."""
+    with temp_index(repo, copy=True) as env, git.running(repo, ["add", "-A"], env=env, unasked=True) as added:
+
+        def finish() -> str | None:
+            base = head_tree(repo)  # asked of the command's cat-file process: no git process of its own
+            try:
+                done = added()
+                if done.returncode:
+                    raise GitError(f"git add -A failed: {git.reason(done)}")
+                # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
+                with git.background(repo, [*_DIFF_INDEX, base], env=env) as changed:
+                    tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
+                    raw = changed()
+            except GitError as err:
+                raise GitError(t("checkpoint.snapshot_failed", error=err)) from None
+            if tree == base:
+                return None
+            check_sizes(repo, parse_raw(raw))
+            return tree
+
+        yield finish
+
+
+# git dir -> the environment a snapshot was begun in (``begun``), and what finishes it (``take``)
+_begun: dict[str, tuple[dict[str, str], Callable[[], str | None]]] = {}
+
+
+@contextmanager
+def begun(skip: bool = False) -> Iterator[None]:
+    """The snapshot of the repository around this directory, begun now for
+    ``take`` in the block to finish: git stages the working tree while the
+    command's modules load and it reads the state (checkpoint, pause). The
+    repository found here is the command's (``git.found_early``). Nothing is
+    begun with ``skip`` or outside a repository (the command says so); a
+    block that ends without taking it (a refused command) ends git's work
+    and leaves no scratch index."""
     try:
-        with temp_index(repo, copy=True) as env:
-            git.run(["add", "-A"], cwd=repo.toplevel, env=env)
-            # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
-            with git.background(repo, [*_DIFF_INDEX, base], env=env) as changed:
-                tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
-                raw = changed()
-    except GitError as err:
-        raise GitError(t("checkpoint.snapshot_failed", error=err)) from None
-    if tree == base:
-        return None
-    check_sizes(repo, parse_raw(raw))
-    return tree
+        repo = None if skip else git.find_repo()
+    except VibegitError:
+        repo = None
+    if repo is None:
+        yield
+        return
+    with git.found_early(repo), taking(repo) as finish:
+        _begun[repo.git_dir] = (dict(os.environ), finish)
+        try:
+            yield
+        finally:
+            _begun.pop(repo.git_dir, None)
 
 
 MAX_FILE = 50 << 20  # a snapshot travels with every push of the state branch
@@ -518,6 +569,9 @@ def observe(repo: git.Repo, state: State, compare: bool | None = None, taken: st
     None, when the index holds at most COMPARE_LIMIT entries (the git hooks
     pass False). ``taken`` is a snapshot this command just took of the
     working tree: a checkpoint whose snapshot it is matches without a scan."""
+    from vibegit.core.report import Observed
+    from vibegit.infra.worktree import locate
+
     k = state.checkpoint
     if k is None:
         return None

@@ -173,6 +173,9 @@ def find_repo(cwd: StrPath | None = None) -> Repo:
             here = os.getcwd()
         except FileNotFoundError:
             raise BadInput("the current directory no longer exists (deleted or moved): cd into a repository") from None
+        known = next((repo for repo, where, env in _known_here if where == here and env == os.environ), None)
+        if known is not None:
+            return known
     lines, proc = rev_parse([list(group) for group in FIND_REPO], cwd, early=here)
     where = os.fspath(cwd) if cwd is not None else str(here)  # what paths git gives are relative to
     if (proc.returncode != 0 and b"work tree" in proc.stderr) or (proc.returncode == 0 and not lines[4]):
@@ -201,6 +204,28 @@ def find_repo(cwd: StrPath | None = None) -> Repo:
 
 
 _found_here: list[tuple[Repo, str]] = []  # the repository last found from this process's directory, and that directory
+
+
+# The repository found from this directory in this environment, while a
+# ``found_early`` block runs: found before the command's modules loaded.
+_known_here: list[tuple[Repo, str, dict[str, str]]] = []
+
+
+@contextmanager
+def found_early(repo: Repo) -> Iterator[None]:
+    """While the block runs, ``find_repo`` from the directory ``repo`` was
+    just found from, in the same environment, answers ``repo`` without a git
+    process (a checkpoint finds it to begin its snapshot, then the command
+    finds it again). It ends with the block: the next command finds its own."""
+    here = early_for(repo)
+    if here is None:
+        yield
+        return
+    _known_here[:] = [(repo, here, dict(os.environ))]
+    try:
+        yield
+    finally:
+        _known_here.clear()
 
 
 def early_for(repo: Repo) -> str | None:
@@ -328,19 +353,28 @@ def scratch_file(directory: str) -> BinaryIO:
 
 @contextmanager
 def running(
-    repo: Repo, args: list[str], *, env: dict[str, str] | None = None, timeout: float | None = None
+    repo: Repo,
+    args: list[str],
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    unasked: bool = False,
 ) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
     gets a function that waits for it and returns it ended, whatever its exit
     code. ``timeout``: seconds from its start, after which it is ended with
     what it started (a session of its own: a transport's ssh too) and fails
-    saying so."""
+    saying so. ``unasked``: a block that ends without asking for the answer
+    (an error, or nobody wants it) ends it rather than waiting for it."""
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
         proc = start(args, repo.toplevel, env, stdout=out, stderr=err, new_session=timeout is not None)
         deadline = time.monotonic() + timeout if timeout is not None else None
 
+        asked = []
+
         def result() -> Done:
+            asked.append(True)
             late = deadline is not None and not _ended_by(proc, deadline)
             if late:
                 proc.kill(group=True)
@@ -355,6 +389,8 @@ def running(
         finally:
             if deadline is not None and not proc.done():
                 proc.kill(group=True)  # the block ended early (an error, ^C): not left running
+            elif unasked and not asked:
+                proc.kill()  # its work is wanted by nobody
             proc.wait()  # never left running
 
 
