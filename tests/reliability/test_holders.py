@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Result, git, init_repo, machine_id, ok_as, vg_as
+from tests.helpers import Result, git, machine_id, ok_as, remote_with_laptop, vg_as
 
 pytestmark = pytest.mark.slow
 
@@ -43,10 +43,7 @@ def ok(name: str, where: Path, *args: str) -> Result:
 def template(factory: pytest.TempPathFactory) -> Path:
     if "t" not in _TEMPLATE:
         root = factory.mktemp("holders")
-        git(root, "init", "-q", "--bare", "-b", "main", str(root / "remote.git"))
-        laptop = init_repo(root / "laptop")
-        git(laptop, "remote", "add", "origin", str(root / "remote.git"))
-        git(laptop, "push", "-q", "-u", "origin", "main")
+        _, laptop = remote_with_laptop(root)
         ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
         ok("laptop", laptop, "sync")
         for name in ("desktop", "twin", "alice"):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import fsck, git, init_repo, ok_as, run_git, vg_as
+from tests.helpers import fsck, git, ok_as, remote_with_laptop, run_git, vg_as
 from vibegit.core.settings import settings as read_settings
 from vibegit.infra import git as vgit
 from vibegit.infra import store
@@ -37,10 +37,7 @@ def template(factory: pytest.TempPathFactory) -> Path:
     """A remote, the laptop that started the workflow and synced, the desktop that cloned it and synced."""
     if "t" not in _TEMPLATE:
         root = factory.mktemp("interleavings")
-        git(root, "init", "-q", "--bare", "-b", "main", str(root / "remote.git"))
-        laptop = init_repo(root / "laptop")
-        git(laptop, "remote", "add", "origin", str(root / "remote.git"))
-        git(laptop, "push", "-q", "-u", "origin", "main")
+        _, laptop = remote_with_laptop(root)
         ok_as("laptop", laptop, "start", "vibe-code", "--goal", "g")
         ok_as("laptop", laptop, "task", "add", "T-001", "base task")
         ok_as("laptop", laptop, "sync")
