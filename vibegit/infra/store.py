@@ -302,10 +302,7 @@ def _checkpoint_commits(cat: git.CatFile, trees: list[tuple[git.TreeEntry, ...]]
             k = parse_session(b"".join(pieces)).checkpoint if kind == "blob" and size <= MAX_FILE_BYTES else None
         except BadInput:
             k = None
-        known[oid] = k.commit if k is not None else None
-        if len(_bases) >= 4096:
-            _bases.pop(next(iter(_bases)))
-        _bases[oid] = known[oid]
+        known[oid] = _cache(_bases, 4096, oid, k.commit if k is not None else None)
     return [known[oid] if oid is not None else None for oid in sessions]
 
 
