@@ -6,6 +6,10 @@
   (``workflows.branch_key``, ``git.head_branch``, ``settings.settings``).
   Where sh is sure, it must agree with Python; where it is not, it leaves
   the decision to Python (which fails closed).
+- An event moves the state ref without the reference-transaction hook when
+  the hook is vibegit's shim alone (``hookplace.state_moves_unhooked``):
+  under any settings Python accepts, the shim lets such a move through
+  without a word.
 - The fast verbs (``verbs.parse``) parse plain command lines without typer:
   whatever they accept, click parses to the same values.
 """
@@ -13,6 +17,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -25,8 +30,9 @@ from vibegit import cli, verbs
 from vibegit.core import workflows
 from vibegit.core.settings import BLOCK_POLICIES
 from vibegit.core.settings import settings as read_settings
+from vibegit.errors import BadInput
 from vibegit.infra import git as vgit
-from vibegit.infra import hookfiles
+from vibegit.infra import hookfiles, hookplace
 
 LIB = hookfiles._resource("lib.sh")
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -113,6 +119,45 @@ def test_the_settings_sh_is_sure_of_are_pythons(head_repo: Path, config: dict[st
     assert mirror.rstrip("/") == conf.mirror_dir
     if policy in BLOCK_POLICIES:
         assert policy == conf.block_commits
+
+
+@pytest.fixture(scope="module")
+def locked_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """vibegit's hooks installed, and a workflow holding main's lock."""
+    repo = init_repo(tmp_path_factory.mktemp("locked") / "repo")
+    for args in (("install",), ("start", "vibe-code", "--goal", "g")):
+        proc = subprocess.run([sys.executable, "-m", "vibegit", *args], cwd=repo, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    return repo
+
+
+@SLOW
+@given(config=SETTING)
+def test_the_lock_hook_lets_the_state_ref_through_under_any_settings(locked_repo: Path, config: dict[str, str]) -> None:
+    repo = locked_repo
+    for key in ("vibegit.stateBranch", "vibegit.mirrorDir", "vibegit.blockCommits"):
+        git(repo, "config", "--unset-all", key, check=False)
+    for key, value in config.items():
+        git(repo, "config", key, value)
+    found = vgit.find_repo(repo)
+    read = vgit.read_config(found)
+    try:
+        conf = read_settings(read)
+    except BadInput:
+        return  # no command gets as far as moving the state ref
+    assert hookplace.state_moves_unhooked(hookplace.place_of(found, read))
+    new = git(repo, "commit-tree", "-m", "state", git(repo, "mktree", input=""))  # no ref reaches it
+    old = git(repo, "rev-parse", "-q", "--verify", conf.state_ref, check=False) or "0" * 40
+    moved = subprocess.run(["git", "update-ref", conf.state_ref, new, old], cwd=repo, capture_output=True, text=True)
+    git(repo, "update-ref", conf.state_ref, old, new) if set(old) != {"0"} else git(
+        repo, "update-ref", "-d", conf.state_ref
+    )
+    assert (moved.returncode, moved.stdout, moved.stderr) == (0, "", "")
+    if conf.state_branch == "vibegit/state" and conf.block_commits == "always":  # the hook does run, and looks
+        to_main = subprocess.run(
+            ["git", "update-ref", "refs/heads/main", new], cwd=repo, capture_output=True, text=True
+        )
+        assert to_main.returncode != 0 and "commit blocked" in to_main.stderr
 
 
 def test_every_python_vibegit_starts_drops_the_directory_it_runs_from() -> None:

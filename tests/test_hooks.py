@@ -147,6 +147,30 @@ def test_each_worktree_is_locked_by_its_own_workflow(hooked: Path, vg: VG, tmp_p
     assert commit(hooked).code == 0 and blocked(commit(wt))
 
 
+def test_an_event_runs_the_lock_hook_only_where_it_does_something(
+    hooked: Path, vg: VG, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference-transaction shim lets the state ref through without a
+    look, so an event moves it without the hook while the hook is vibegit's
+    alone (two processes less); a hook chained to the shim sees every move."""
+    start_workflow(vg)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    assert vg("task", "add", "T-100", "unhooked").code == 0
+    assert '"hook_name":"reference-transaction"' not in trace.read_text()
+    assert blocked(commit(hooked))  # the shim still checks the branches
+    log = tmp_path / "log"
+    chained = hooked / ".git" / "hooks" / f"reference-transaction{install.CHAINED}"
+    chained.write_text(f'#!/bin/sh\necho "$1" >> "{log}"; cat >> "{log}"\n')
+    chained.chmod(0o755)
+    assert vg("task", "add", "T-101", "hooked").code == 0
+    tip = git(hooked, "rev-parse", "refs/heads/vibegit/state")
+    assert log.read_text().splitlines()[-2:] == [
+        "committed",
+        f"{git(hooked, 'rev-parse', 'vibegit/state~')} {tip} refs/heads/vibegit/state",
+    ]
+
+
 # -- post-checkout: the startup check ------------------------------------------------
 
 

@@ -541,6 +541,7 @@ def test_a_transfer_that_keeps_breaking_off_is_exit_2_in_time(tmp_path: Path, m:
     git(desktop, "config", "vibegit.syncBackoff", "0.1")
     failed = m("desktop", desktop, "sync")
     assert failed.code == 2 and failed.err.count("\n") == 1, failed
-    assert failed.err.startswith("vibegit: git fetch origin failed: error: git upload-pack: git-pack-objects died")
+    # git's own first line: which side of the broken pipe says it first is a race
+    assert failed.err.startswith("vibegit: git fetch origin failed: ")
     assert "the transfer broke off" in failed.err and failed.err.rstrip().endswith("run 'vibegit sync' again")
     assert "trying again" in failed.out  # it did

@@ -153,7 +153,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         store.flows(repo, cat, loaded)  # every workflow read: a broken or hostile state is refused, not taken
         return fetched, f"vibegit: take the state of {name}", True
 
-    if store.publish(repo, conf, take):
+    if store.publish(repo, conf, take, config=ctx.config):
         say(t("cmd.took_state", source=source, commit=fetched[:10]))
         # The shared knowledge shows here at once; a problem with the mirror is said by the event that follows.
         mirror.refresh(repo, conf, fetched, facts(ctx), lambda _problem: None)
@@ -268,7 +268,7 @@ def record(
     def show(written: Written) -> None:
         mirror.write(ctx.repo, ctx.settings, written.commit, written.shown, written.files, written.notices)
 
-    written = store.publish(ctx.repo, ctx.settings, build, show)
+    written = store.publish(ctx.repo, ctx.settings, build, show, config=ctx.config)
     for notice in [*said, *written.notices]:
         warn(notice)
     if hooks.skipped and userhooks.EVENT_HOOKS.get(written.event.name):

@@ -281,7 +281,7 @@ def _state_branch(ctx: app.Context, repair: bool, say: Callable[[str], None], na
         return commit, "vibegit: repair", None
 
     try:
-        code = store.publish(repo, settings, build)
+        code = store.publish(repo, settings, build, config=ctx.config)
     except GitError as err:
         say(f"✘ {err}")
         return REFUSED

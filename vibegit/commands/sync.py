@@ -155,7 +155,7 @@ def integrate(
         news.extend(f"  - {d}" for d in decisions or [t("sync.no_conflict")])
         return commit, f"vibegit: merge {name}", Integrated(commit, True, walked.base if walked.known else None)
 
-    done = store.publish(repo, settings, build)
+    done = store.publish(repo, settings, build, config=config)
     for line in news:
         say(line)
     return done
@@ -211,7 +211,7 @@ def redact(
         done.append(red)
         return store.commit(repo, config, e, tree, [red.tip], event, state), "vibegit: redact", None
 
-    store.publish(repo, settings, build)
+    store.publish(repo, settings, build, config=config)
     if not done:
         say(t("sync.nothing_to_redact"))
         return False

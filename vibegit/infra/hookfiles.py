@@ -39,6 +39,7 @@ from vibegit.core.text import escape_path
 from vibegit.errors import OK, BadInput, Refused
 from vibegit.infra import fs, git, output
 from vibegit.infra.hookplace import (
+    CHAINED,
     HOOK_NAMES,
     LEFTHOOK_OLD,
     LEGACY,
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
 
 DEFAULT_HOOKS = ("post-checkout", "reference-transaction", "pre-push", "post-rewrite")
 CREATED = "# vibegit-created-dirs: "
-CHAINED = ".vibegit-chained"
 MODE = 0o755  # every shim's, and vibegit's own copies'
 FRAMEWORK_ENTRY = "vibegit-hook"  # the pre-commit framework's entry (hooks/, installed as a script)
 FRAMEWORK_HOOKS = ("pre-commit", "post-checkout", "pre-push", "post-rewrite")  # .pre-commit-hooks.yaml's stages

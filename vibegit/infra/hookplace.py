@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 HOOK_NAMES = ("post-checkout", "pre-commit", "pre-push", "post-rewrite", "reference-transaction")
 LOCK_HOOK = "reference-transaction"  # the lock check no commit path skips
 MARK = "# vibegit-hook: "  # the second line of every shim we write
+CHAINED = ".vibegit-chained"  # a plain hook vibegit found in its place, run by its shim
 LEGACY = ".legacy"  # the pre-commit framework runs NAME.legacy first
 LEFTHOOK_OLD = ".old"  # lefthook renames a hook it did not write to NAME.old (and never runs it)
 PRIVATE = "vibegit/hooks"  # under the git common dir
@@ -96,6 +97,15 @@ def lock_check_problem(where: Place) -> str | None:
     if not os.path.isfile(os.path.join(where.private, LOCK_HOOK)):
         return None
     return problem(where, LOCK_HOOK)
+
+
+def state_moves_unhooked(where: Place) -> bool:
+    """Whether a move of the state ref alone may skip the reference-transaction
+    hook: the hook git runs there is vibegit's shim with nothing chained beside
+    it, which lets that ref through without a look (at git's cost of two
+    processes per event; tests/test_hooks.py holds the shim to it)."""
+    path = os.path.join(where.hooks, LOCK_HOOK)
+    return is_ours(path) and not os.path.lexists(path + CHAINED)
 
 
 def installed(where: Place) -> list[str]:

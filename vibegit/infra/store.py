@@ -23,7 +23,7 @@ from vibegit.core.settings import Settings
 from vibegit.core.text import clean
 from vibegit.core.workflows import Summary
 from vibegit.errors import BadInput, GitError, Refused, VibegitError
-from vibegit.infra import git
+from vibegit.infra import git, hookplace
 from vibegit.infra.formats import (
     CHECKPOINT,
     COMPLETION,
@@ -562,7 +562,14 @@ if TYPE_CHECKING:
     Build = Callable[[str | None, git.CatFile], tuple[str | None, str, T]]
 
 
-def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Callable[[T], None] | None = None) -> T:
+def publish(
+    repo: git.Repo,
+    settings: Settings,
+    build: Build[T],
+    published: Callable[[T], None] | None = None,
+    *,
+    config: dict[str, str],
+) -> T:
     """The one writer of the state ref.
 
     ``build(tip, cat)`` gets the ref's current value (any object id, or None)
@@ -570,7 +577,11 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
     (``new == tip`` or None: leave it), the reflog message, and what
     ``publish`` returns. A lost compare-and-swap builds again on the newer
     tip. ``published(result)`` runs once the ref moved, still under the lock
-    (the mirror is written there, so it never shows an older state)."""
+    (the mirror is written there, so it never shows an older state).
+    ``config``: the settings the command read, which say where git looks for
+    hooks: git's reference-transaction hook is left out where it would only
+    let this ref through (``hookplace.state_moves_unhooked``)."""
+    hooked = not hookplace.state_moves_unhooked(hookplace.place_of(repo, config))
     cat = git.reader(repo)  # started before the lock is taken: it resolves names when asked
     holders = git.checked_out(repo, settings.state_ref)
     if holders:  # moving it would change that worktree's HEAD under its files and index
@@ -586,7 +597,7 @@ def publish(repo: git.Repo, settings: Settings, build: Build[T], published: Call
             new, reason, result = build(tip, cat)
             if new is None or new == tip:
                 return result
-            failed = git.update_ref(repo, settings.state_ref, new, tip, reason)
+            failed = git.update_ref(repo, settings.state_ref, new, tip, reason, hooked)
             if failed is None:
                 if published is not None:
                     published(result)

@@ -162,11 +162,14 @@ def known_commits(repo: Repo, tip: str | None, ref: str, limit: int) -> dict[str
     return seen
 
 
-def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str) -> str | None:
+def update_ref(repo: Repo, ref: str, new: str, old: str | None, message: str, hooked: bool = True) -> str | None:
     """Compare-and-swap ``ref`` from ``old`` (None: must not exist) to ``new``
-    (``message`` goes to the reflog); None when it moved, else git's reason."""
+    (``message`` goes to the reflog); None when it moved, else git's reason.
+    ``hooked`` false: without the reference-transaction hook (a hooks
+    directory that holds none)."""
+    unhooked = [] if hooked else ["-c", f"core.hooksPath={os.devnull}"]
     proc = run(
-        ["update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid],
+        [*unhooked, "update-ref", "--create-reflog", "-m", message, ref, new, old or repo.null_oid],
         cwd=repo.toplevel,
         check=False,  # the lock check (reference-transaction) lets the state branch move: it skips that ref
     )
