@@ -22,9 +22,9 @@ def checkpoint(
     ctx = app.enter()
     point = worktree.anchor(ctx.repo.toplevel, file, line, action)
     e = app.facts(ctx)
-    target = app.current(ctx, e, workflow)
+    target = app.state_of(ctx, e, workflow).workflow.id or None  # read while git stages the working tree
     point, trees = _snapshot(ctx, point, no_snapshot)
-    app.record(ctx, lambda s: lifecycle.checkpoint(s, e, point), e, trees, workflow=target.id if target else None)
+    app.record(ctx, lambda s: lifecycle.checkpoint(s, e, point), e, trees, workflow=target)
     return OK
 
 
@@ -39,9 +39,9 @@ def _keep_position(state: State, point: Checkpoint) -> Checkpoint:
 def pause(action: str | None, lang: str | None, no_snapshot: bool = False, workflow: str | None = None) -> int:
     ctx = app.enter()
     e = app.facts(ctx)
-    target = app.current(ctx, e, workflow)
+    target = app.state_of(ctx, e, workflow).workflow.id or None  # read while git stages the working tree
     point, trees = _snapshot(ctx, worktree.anchor(ctx.repo.toplevel, None, None, action), no_snapshot)
     rule = lambda s: lifecycle.pause(s, e, _keep_position(s, point))  # noqa: E731
-    written = app.record(ctx, rule, e, trees, workflow=target.id if target else None)
+    written = app.record(ctx, rule, e, trees, workflow=target)
     app.show_report(ctx, written.state, lang, e.head, taken=trees[store.SNAPSHOT])  # no second scan
     return OK

@@ -105,16 +105,17 @@ def taking(repo: git.Repo) -> Iterator[Callable[[], str | None]]:
                 done = added()
                 if done.returncode:
                     raise GitError(f"git add -A failed: {git.reason(done)}")
-                # What differs from HEAD is read from the scratch index while write-tree runs (2 cores, not 1).
-                with git.background(repo, [*_DIFF_INDEX, base], env=env) as changed:
-                    tree = git.run(["write-tree"], cwd=repo.toplevel, env=env).stdout.decode().strip()
-                    raw = changed()
+                # What differs from HEAD is read from the scratch index, and its sizes checked,
+                # while write-tree runs (2 cores, not 1).
+                with (
+                    git.background(repo, ["write-tree"], env=env) as written,
+                    git.background(repo, [*_DIFF_INDEX, base], env=env) as changed,
+                ):
+                    check_sizes(repo, parse_raw(changed()))
+                    tree = written().decode().strip()
             except GitError as err:
                 raise GitError(t("checkpoint.snapshot_failed", error=err)) from None
-            if tree == base:
-                return None
-            check_sizes(repo, parse_raw(raw))
-            return tree
+            return None if tree == base else tree
 
         yield finish
 
