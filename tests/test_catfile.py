@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import git
+from tests.helpers import drop_object, git
 from vibegit.errors import GitError
 from vibegit.infra import git as vgit
 from vibegit.infra.gitlite import PIPE, Child
@@ -55,7 +55,7 @@ NAMES = st.binary(max_size=40).filter(lambda b: b"\n" not in b)  # any name a li
 
 
 @settings(max_examples=300, deadline=None)
-@given(OIDS, st.sampled_from(vgit.KINDS), st.integers(0, 1 << 40), NAMES)
+@given(OIDS, st.sampled_from(list(vgit.KINDS)), st.integers(0, 1 << 40), NAMES)
 def test_an_objects_header_gives_its_type_id_and_size(oid: str, kind: bytes, size: int, asked: bytes) -> None:
     line = f"{oid} {kind.decode()} {size}\n".encode()
     assert vgit.parse_header(line, asked) == (kind.decode(), oid, size)  # whatever name found it (HEAD, a path)
@@ -138,3 +138,46 @@ def test_a_reader_whose_git_ended_says_so(repo: Path) -> None:
         cat.info("HEAD")
     assert str(caught.value) == "git cat-file ended where the header for 'HEAD' was due"
     cat.close()
+
+
+def test_a_listing_reads_what_rev_list_lists_in_its_order_edges_and_missing_named(repo: Path) -> None:
+    """git.listing: cat-file reads rev-list's output straight from it."""
+    r = vgit.find_repo(repo)
+    base = git(repo, "rev-parse", "HEAD")
+    (repo / "new.txt").write_text("new\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second")
+    tip = git(repo, "rev-parse", "HEAD")
+    listed = git(repo, "rev-list", "--objects", "--objects-edge-aggressive", "--no-object-names", tip, f"^{base}")
+    args = ["--objects", "--objects-edge-aggressive", "--stdin"]
+    got = [(name, found[:3] if found else None) for name, found in vgit.listing(r, args, f"{tip}\n^{base}\n".encode())]
+    assert [name for name, _ in got] == listed.split()
+    edges = [name for name, found in got if found is None]
+    assert edges == [f"-{base}"]
+    kinds = {found[0] for _, found in got if found}
+    assert kinds == {"commit", "tree", "blob"}
+    blob = git(repo, "rev-parse", "HEAD:new.txt")
+    assert dict(got)[blob] == ("blob", blob, 4)
+
+
+def test_a_listing_that_fails_or_stops_early_ends_both_processes(repo: Path) -> None:
+    r = vgit.find_repo(repo)
+    with pytest.raises(GitError, match="rev-list"):
+        list(vgit.listing(r, ["--objects", "--stdin"], b"no-such-rev\n"))
+    for i in range(300):
+        (repo / f"f{i}.txt").write_text(f"blob {i}\n" * 400)  # 300 answers of 4 KB: beyond a pipe
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "many")
+    answers = vgit.listing(r, ["--objects", "--stdin"], b"HEAD\n")
+    assert next(answers)[1] is not None
+    answers.close()  # an early stop: no process left waiting on a full pipe
+
+
+def test_a_listing_of_an_object_missing_here_fails_in_rev_lists_words(repo: Path) -> None:
+    (repo / "gone.txt").write_text("gone\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gone")
+    blob = git(repo, "rev-parse", "HEAD:gone.txt")
+    drop_object(repo, blob)
+    with pytest.raises(GitError, match=f"missing blob object '{blob}'"):
+        list(vgit.listing(vgit.find_repo(repo), ["--objects", "--stdin"], b"HEAD\n"))

@@ -368,6 +368,7 @@ def test_any_blobs_split_any_way_give_the_same_hits(
     for parallel in (NEVER, 0):
         with vgit.CatFile(vgit.find_repo(repo), pipe=secretscan.PIPE) as cat, monkeypatch.context() as mp:
             mp.setattr(scansplit, "PARALLEL", parallel)
-            found[parallel] = secretscan._scan_blobs(cat, list(dict.fromkeys(oids)))
+            wanted = list(dict.fromkeys(oids))
+            found[parallel] = secretscan._scan_blobs(zip(wanted, cat.each(wanted), strict=True))
     assert found[0] == found[NEVER]
     assert all(hits != [] for hits in found[0].values())  # a clean blob is not kept

@@ -74,6 +74,14 @@ def test_ids() -> None:
     assert not is_oid("--upload-pack=x") and not is_oid("A" * 40) and not is_oid(None)
 
 
+OIDISH = st.text(st.sampled_from("0123456789abcdefABx \n-"), min_size=38, max_size=66)
+
+
+@given(st.one_of(OIDISH, st.text(max_size=70), st.sampled_from(["a" * 40 + "\n", "0" * 64, "f" * 41])))
+def test_an_object_id_is_forty_or_sixty_four_lower_case_hex_digits(text: str) -> None:
+    assert is_oid(text) == (re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", text) is not None)
+
+
 def test_settings_defaults_and_values() -> None:
     assert settings({}) == Settings()
     conf = settings({"vibegit.statebranch": "refs/heads/team/state", "vibegit.blockcommits": "Other-Branches"})

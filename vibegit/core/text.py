@@ -50,7 +50,6 @@ class LazyPattern:
 MAX_TEXT = 4000  # one field: goal, title, action, question
 TASK_ID = LazyPattern(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 MEMORY_ID = LazyPattern(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # a memory entry's: not every command's
-_OID = LazyPattern(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 # Characters that end a line for str.splitlines() or YAML, and other controls.
 _BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -265,10 +264,13 @@ def check_relative_path(path: str, what: str) -> str:
     return path
 
 
+HEX = "0123456789abcdef"  # an object id's digits: lower case only, as git writes them
+
+
 def is_oid(text: object) -> bool:
     """A full object id (sha1 or sha256), nothing else: ids read from state
     files reach git command lines, where anything else could be an option."""
-    return isinstance(text, str) and _OID.fullmatch(text) is not None
+    return isinstance(text, str) and len(text) in (40, 64) and not text.strip(HEX)
 
 
 def escape_path(path: str) -> str:

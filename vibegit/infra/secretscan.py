@@ -203,22 +203,25 @@ def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Iterat
     (oldest first, path None), then each tree and blob with the path git met
     it at (cut at a newline, if any). The tip is looked for first (a
     listing ignores what is missing)."""
+    _tip_here(cat, tip)
+    return _lines(git.fields(repo, "rev-list", *_listed(have), sep=b"\n", input=have.stdin(tip)))
+
+
+def _listed(have: Theirs) -> list[str]:
+    """rev-list's arguments for what pushing the tip on its standard input would make reachable."""
+    return [
+        "--objects",
+        "--objects-edge-aggressive",  # the trees of all that is theirs, not only of the history's edges
+        "--topo-order",
+        "--reverse",
+        "--stdin",
+        *have.args(),  # what is missing is ignored: a commit of theirs not here (the tip is looked for first)
+    ]
+
+
+def _tip_here(cat: git.CatFile, tip: str) -> None:
     if cat.get(tip) is None:
         raise GitError(f"commit {tip[:12]} is missing; run 'vibegit doctor'")
-    return _lines(
-        git.fields(
-            repo,
-            "rev-list",
-            "--objects",
-            "--objects-edge-aggressive",  # the trees of all that is theirs, not only of the history's edges
-            "--topo-order",
-            "--reverse",
-            "--stdin",
-            *have.args(),  # what is missing is ignored: a commit of theirs not here (the tip was checked above)
-            sep=b"\n",
-            input=have.stdin(tip),
-        )
-    )
 
 
 def _lines(listed: Iterator[list[bytes]]) -> Iterator[tuple[str, bytes | None]]:
@@ -373,16 +376,15 @@ def _lfs_pieces(path: Path) -> Iterator[bytes]:
 
 
 def _scan_blobs(
-    cat: git.CatFile,
-    oids: Iterable[str],
+    answers: Iterable[tuple[str, git.Answer | None]],
     names: _Names | None = None,
     clean: Callable[[list[str]], None] | None = None,
     lfs: LfsStore | None = None,
 ) -> dict[str, list[credentials.Hit] | None]:
     """The hits in each blob that has some (None: it could not be read as one; a
     clean blob is not in the answer, and goes to ``clean``, a group at a
-    time), read through batched requests as ``oids`` come (they may come
-    from a git process still listing them); a big one is streamed a window at a
+    time), ``answers`` being what cat-file answered for each id, as they
+    come (from a git process still listing them); a big one is streamed a window at a
     time, small ones are scanned in groups of about ``GROUP`` bytes. On a big
     scan a second process takes some of those pieces (scansplit): the same
     hits, in the same order. A group's blobs are forgotten once its hits are
@@ -395,15 +397,9 @@ def _scan_blobs(
     group: list[tuple[list[credentials.Hit], bytes]] = []
     members: list[tuple[str, list[credentials.Hit]]] = []  # the group's blobs: (oid, its hits)
     settling: deque[tuple[int, list[tuple[str, list[credentials.Hit]]]]] = deque()  # (ticket, members) per group
-    asked: deque[str] = deque()  # what cat-file was asked and has not answered yet, in order
     pointers: set[str] = set()  # git-lfs pointers whose content is scanned too: clean only when both are
     size = 0
     width = 0
-
-    def ask() -> Iterator[str]:
-        for oid in oids:
-            asked.append(oid)
-            yield oid
 
     with scansplit.Split() as split:
 
@@ -415,8 +411,7 @@ def _scan_blobs(
                 if clean is not None:
                     clean([oid for oid, hits in settled if not hits and oid not in pointers])
 
-        for found in cat.each(ask()):
-            oid = asked.popleft()
+        for oid, found in answers:
             if found is not None and found[0] == "tree" and names is not None:
                 width = width or len(oid) // 2
                 entries = _names(b"".join(found[3]), width)
@@ -523,17 +518,11 @@ def _places(cat: git.CatFile, roots: list[str], new: set[str], wanted: set[str])
     return found
 
 
-def _scan_messages(cat: git.CatFile, commits: list[str]) -> tuple[dict[str, list[credentials.Hit]], list[str]]:
-    """The hits in each commit's message that has some, and the commits read
-    clean (a commit that cannot be read has nothing to publish, and is neither)."""
-    texts = (
-        (commit, credentials.decode(found[2].partition(b"\n\n")[2]))
-        for commit, found in zip(commits, cat.get_many(commits), strict=True)
-        if found is not None
-    )
+def _scan_messages(messages: list[tuple[str, str]]) -> tuple[dict[str, list[credentials.Hit]], list[str]]:
+    """The hits in each commit's message (commit, its text) that has some, and the commits read clean."""
     hits_in: dict[str, list[credentials.Hit]] = {}
     clean: list[str] = []
-    for commit, hits in _together(texts):
+    for commit, hits in _together(messages):
         if hits:
             hits_in[commit] = hits
         else:
@@ -588,19 +577,34 @@ def scan(
     record = _Record()
     names = _Names(record)
     commits: list[str] = []
-    with git.CatFile(repo, pipe=PIPE) as cat:  # its own reader: blobs are streamed through it
-        listing = _listing(repo, cat, tip, have)
+    in_messages: dict[str, list[credentials.Hit]] = {}
+    messages: list[tuple[str, str]] = []  # commits' (id, message) not scanned yet: about GROUP characters
 
-        def objects() -> Iterator[str]:
-            for oid, path in listing:
-                if path is None:
-                    commits.append(oid)  # all of them come before the first object
-                elif oid not in clean:
-                    yield oid
-
-        hits_in = _scan_blobs(cat, objects(), names, record, LfsStore(repo))
-        in_messages, clean_messages = _scan_messages(cat, commits)
+    def scan_messages() -> None:
+        hits, clean_messages = _scan_messages(messages)
+        in_messages.update(hits)
         record(clean_messages)
+        messages.clear()
+
+    with git.CatFile(repo) as cat:  # its own reader, for the tip and the findings' places
+        _tip_here(cat, tip)
+
+        def objects() -> Iterator[tuple[str, git.Answer | None]]:
+            """What rev-list lists, read by a cat-file it feeds (edges left out): the commits first."""
+            size = 0
+            for oid, found in git.listing(repo, _listed(have), have.stdin(tip), pipe=PIPE):
+                if found is not None and found[0] == "commit":
+                    commits.append(oid)
+                    messages.append((oid, credentials.decode(b"".join(found[3]).partition(b"\n\n")[2])))
+                    size += len(messages[-1][1])
+                    if size > GROUP:
+                        scan_messages()
+                        size = 0
+                elif not oid.startswith("-") and oid not in clean:  # "-<id>": an edge, a commit of theirs
+                    yield oid, found
+
+        hits_in = _scan_blobs(objects(), names, record, LfsStore(repo))
+        scan_messages()
         record.write(repo)
         flagged = {oid: _unallowed(hits, allowed) if hits is not None else None for oid, hits in hits_in.items()}
         flagged = {oid: hits for oid, hits in flagged.items() if hits is None or hits}

@@ -19,8 +19,12 @@ from itertools import islice
 from vibegit.core.records import NamedTuple
 from vibegit.core.text import is_oid
 from vibegit.errors import BadInput, GitError
-from vibegit.infra.git.process import Identity, Repo, early_for, new_file, run, start, text
+from vibegit.infra.git.process import Done, Identity, Repo, early_for, new_file, reason, run, start, text
 from vibegit.infra.gitlite import CAT_FILE, PIPE, grow_pipe
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
 AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
@@ -34,7 +38,7 @@ class TooLarge(BadInput):
         self.size = size
 
 
-KINDS = (b"blob", b"tree", b"commit", b"tag")  # the object types cat-file names in a header
+KINDS = {kind: kind.decode() for kind in (b"blob", b"tree", b"commit", b"tag")}  # the types cat-file names
 
 
 def parse_header(line: bytes, asked: bytes) -> tuple[str, str, int] | None:
@@ -48,8 +52,8 @@ def parse_header(line: bytes, asked: bytes) -> tuple[str, str, int] | None:
         body = line[:-1]
         oid, _, rest = body.partition(b" ")
         kind, _, size = rest.partition(b" ")
-        if kind in KINDS and size.isdigit() and is_oid(oid.decode("ascii", "replace")):
-            return kind.decode(), oid.decode(), int(size)
+        if kind in KINDS and size.isdigit() and is_oid(found := oid.decode("ascii", "replace")):
+            return KINDS[kind], found, int(size)
         name, _, word = body.rpartition(b" ")
         if name == asked and word.isalpha() and word.islower():
             return None
@@ -65,6 +69,16 @@ def _asked(rev: str) -> bytes | None:
         return rev.encode(errors="surrogateescape")  # a path git gave, undecodable bytes and all
     except UnicodeEncodeError:
         return None
+
+
+def _pieces(out: BinaryIO, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
+    """The content cat-file is answering on ``out``, ``left[0]`` bytes of it, ``piece`` at a time."""
+    while left[0]:
+        data = out.read(min(piece, left[0]))
+        if not data:
+            raise GitError(f"git cat-file ended inside {rev[:12]}")
+        left[0] -= len(data)
+        yield data
 
 
 class CatFile:
@@ -124,13 +138,8 @@ class CatFile:
         self._read(1)
 
     def _pieces(self, rev: str, left: list[int], piece: int) -> Iterator[bytes]:
-        """The content being answered, ``left[0]`` bytes of it, ``piece`` at a time."""
-        while left[0]:
-            data = self._read(min(piece, left[0]))
-            if not data:
-                raise GitError(f"git cat-file ended inside {rev[:12]}")
-            left[0] -= len(data)
-            yield data
+        assert self._proc.stdout
+        return _pieces(self._proc.stdout, rev, left, piece)
 
     def _read(self, size: int) -> bytes:
         assert self._proc.stdout
@@ -144,12 +153,14 @@ class CatFile:
         content read ``piece`` bytes at a time, or None when it is missing.
         What a caller leaves of a content unread is skipped; one that stops
         iterating early closes this reader (its answers are still on the way)."""
-        inp = self._proc.stdin
-        assert inp
+        inp, out = self._proc.stdin, self._proc.stdout
+        assert inp and out
         todo = iter(revs)
 
-        def lines(batch: list[str]) -> bytes:
-            return b"".join(name + b"\n" for name in map(_asked, batch) if name is not None)
+        def named(batch: list[str]) -> tuple[list[bytes | None], bytes]:
+            """Each of ``batch`` as cat-file is asked it (``_asked``), and those lines."""
+            names = [_asked(rev) for rev in batch]
+            return names, b"".join(name + b"\n" for name in names if name is not None)
 
         def ask(data: bytes) -> int:
             inp.write(data)
@@ -158,33 +169,33 @@ class CatFile:
 
         try:
             batch = list(islice(todo, BATCH))
-            asked = ask(lines(batch))
+            names, data = named(batch)
+            asked = ask(data)
             while batch:
                 after = list(islice(todo, BATCH))
-                data = lines(after)
+                next_names, data = named(after)
                 ahead = asked <= AHEAD_BYTES and len(data) <= AHEAD_BYTES  # both fit in the pipe: never blocks
                 if ahead:  # git answers it while this one is read
                     asked = ask(data)
-                for rev in batch:
-                    name = _asked(rev)
+                for rev, name in zip(batch, names, strict=True):
                     found = self._answer(name) if name is not None else None
                     if found is None:
                         yield None
                         continue
                     if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
-                        data = self._read(found[2])
-                        if len(data) < found[2]:
+                        content = out.read(found[2])
+                        if len(content) < found[2]:
                             raise GitError(f"git cat-file ended inside {rev[:12]}")
-                        yield found[0], found[1], found[2], iter((data,))
+                        yield found[0], found[1], found[2], iter((content,))
                     else:
                         left = [found[2]]
                         yield found[0], found[1], found[2], self._pieces(rev, left, piece)
                         for _ in self._pieces(rev, left, piece):  # what the caller left unread
                             pass
-                    self._read(1)
+                    out.read(1)
                 if not ahead:
                     asked = ask(data)
-                batch = after
+                batch, names = after, next_names
         except GeneratorExit:
             if self._proc.stdout:
                 self._proc.stdout.close()  # git may be blocked writing what was asked
@@ -220,6 +231,79 @@ class CatFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+Answer = tuple[str, str, int, Iterator[bytes]]  # (type, oid, size, the content's pieces)
+
+
+def listing(
+    repo: Repo, args: list[str], input: bytes, piece: int = 1 << 20, pipe: int = 0
+) -> Generator[tuple[str, Answer | None], None, None]:
+    """Every line of ``git rev-list --no-object-names ARGS`` (``input``: its
+    standard input, read whole before it lists), each read by a ``cat-file
+    --batch`` that takes rev-list's output straight from it, so no name
+    passes through this process: ``(name, answer)`` in rev-list's order, the
+    content's pieces as ``CatFile.each`` gives them (what a caller leaves
+    unread is skipped), the answer None where cat-file has none (an edge,
+    "-<id>"; an object missing here stops rev-list). ``pipe``: as
+    ``CatFile``'s. Either process failing is a GitError once the listing
+    ends; a caller that stops iterating early ends both."""
+    feed, fed = os.pipe()
+    with os.fdopen(fed, "wb") as into, os.fdopen(feed, "rb") as out_of:
+        lister = start(["rev-list", "--no-object-names", *args], repo.toplevel, stdin=PIPE, stdout=into, stderr=PIPE)
+        try:
+            cat = start(CAT_FILE, repo.toplevel, stdin=out_of, stdout=PIPE)
+        except BaseException:
+            lister.kill()
+            lister.wait()
+            raise
+    assert lister.stdin and lister.stderr and cat.stdout
+    if pipe:
+        grow_pipe(cat.stdout.fileno(), pipe)
+    out, ended = cat.stdout, False
+    try:
+        try:
+            lister.stdin.write(input)
+        except BrokenPipeError:
+            pass  # rev-list stopped reading: its exit code and stderr say why
+        finally:
+            try:
+                lister.stdin.close()
+            except BrokenPipeError:
+                pass
+        while line := out.readline():
+            name = line.rpartition(b" ")[0]  # what cat-file was asked, where it has no answer ("NAME missing")
+            try:
+                found = parse_header(line, name)
+            except ValueError:
+                raise GitError(f"git cat-file answered {text(line[:60])!r} to a listing") from None
+            if found is None:
+                yield text(name), None
+                continue
+            if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
+                content = out.read(found[2])
+                if len(content) < found[2]:
+                    raise GitError(f"git cat-file ended inside {found[1][:12]}")
+                yield found[1], (found[0], found[1], found[2], iter((content,)))
+            else:
+                left = [found[2]]
+                yield found[1], (found[0], found[1], found[2], _pieces(out, found[1], left, piece))
+                for _ in _pieces(out, found[1], left, piece):  # what the caller left unread
+                    pass
+            out.read(1)
+        ended = True
+    finally:
+        if not ended:
+            for proc in (lister, cat):
+                proc.kill()
+        out.close()
+        said = lister.stderr.read()
+        lister.stderr.close()
+        codes = lister.wait(), cat.wait()
+    if codes[0]:
+        raise GitError(f"git rev-list failed: {reason(Done(['rev-list'], codes[0], b'', said))}")
+    if codes[1]:
+        raise GitError(f"git cat-file ended with {codes[1]} inside a listing")
 
 
 _readers: dict[tuple[int, int, str], CatFile] = {}
