@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Iterable
 
 from vibegit.core import credentials
@@ -77,20 +76,11 @@ def load(repo: git.Repo) -> dict[str, None]:
     return found
 
 
-_IDS = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?(?: [0-9a-f]{40}(?:[0-9a-f]{24})?)*")  # ids, a space between
-
-
 def lines(oids: Iterable[str]) -> list[bytes]:
-    """The record's lines for ``oids`` (``LINE`` ids a line), to ``append`` once a scan has finished."""
-    found = list(oids)
-    out = []
-    for start in range(0, len(found), LINE):
-        ids = " ".join(found[start : start + LINE])
-        if not _IDS.fullmatch(ids):  # one look a line; a line with anything else keeps only the ids
-            ids = " ".join(oid for oid in found[start : start + LINE] if git.is_oid(oid))
-        if ids:
-            out.append(_line(ids))
-    return out
+    """The record's lines for ``oids`` (``LINE`` ids a line; anything else is left out), to ``append``
+    once a scan has finished."""
+    found = [oid for oid in oids if git.is_oid(oid)]
+    return [_line(" ".join(found[start : start + LINE])) for start in range(0, len(found), LINE)]
 
 
 def _line(ids: str) -> bytes:

@@ -272,24 +272,26 @@ def listing(
             except BrokenPipeError:
                 pass
         while line := out.readline():
-            name = line.rpartition(b" ")[0]  # what cat-file was asked, where it has no answer ("NAME missing")
+            # What cat-file was asked where it has no answer ("-<id> missing"): an edge, the one
+            # name rev-list gives that names no object (an id names one, or rev-list fails).
+            edge = line[: line.find(b" ")] if line[:1] == b"-" else b""
             try:
-                found = parse_header(line, name)
+                found = parse_header(line, edge)
             except ValueError:
                 raise GitError(f"git cat-file answered {text(line[:60])!r} to a listing") from None
             if found is None:
-                yield text(name), None
+                yield text(edge), None
                 continue
-            if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
-                content = out.read(found[2])
-                if len(content) < found[2]:
+            if found[2] <= piece:  # one piece, and the newline after it: read here, taken or not
+                content = out.read(found[2] + 1)
+                if len(content) <= found[2]:
                     raise GitError(f"git cat-file ended inside {found[1][:12]}")
-                yield found[1], (found[0], found[1], found[2], iter((content,)))
-            else:
-                left = [found[2]]
-                yield found[1], (found[0], found[1], found[2], _pieces(out, found[1], left, piece))
-                for _ in _pieces(out, found[1], left, piece):  # what the caller left unread
-                    pass
+                yield found[1], (found[0], found[1], found[2], iter((content[:-1],)))
+                continue
+            left = [found[2]]
+            yield found[1], (found[0], found[1], found[2], _pieces(out, found[1], left, piece))
+            for _ in _pieces(out, found[1], left, piece):  # what the caller left unread
+                pass
             out.read(1)
         ended = True
     finally:
