@@ -204,16 +204,18 @@ def _listing(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Iterat
     it at (cut at a newline, if any). The tip is looked for first (a
     listing ignores what is missing)."""
     _tip_here(cat, tip)
-    return _lines(git.fields(repo, "rev-list", *_listed(have), sep=b"\n", input=have.stdin(tip)))
+    listed = _listed(have, "--topo-order", "--reverse")
+    return _lines(git.fields(repo, "rev-list", *listed, sep=b"\n", input=have.stdin(tip)))
 
 
-def _listed(have: Theirs) -> list[str]:
-    """rev-list's arguments for what pushing the tip on its standard input would make reachable."""
+def _listed(have: Theirs, *order: str) -> list[str]:
+    """rev-list's arguments for what pushing the tip on its standard input
+    would make reachable; ``order``: its options of order (none: as git
+    walks, the first line at once, where an order waits for the whole walk)."""
     return [
         "--objects",
         "--objects-edge-aggressive",  # the trees of all that is theirs, not only of the history's edges
-        "--topo-order",
-        "--reverse",
+        *order,
         "--stdin",
         *have.args(),  # what is missing is ignored: a commit of theirs not here (the tip is looked for first)
     ]
@@ -590,7 +592,8 @@ def scan(
         _tip_here(cat, tip)
 
         def objects() -> Iterator[tuple[str, git.Answer | None]]:
-            """What rev-list lists, read by a cat-file it feeds (edges left out): the commits first."""
+            """What rev-list lists as it walks (newest first), read by a cat-file it feeds (edges left
+            out): the commits first."""
             size = 0
             for oid, found in git.listing(repo, _listed(have), have.stdin(tip), pipe=PIPE):
                 if found is not None and found[0] == "commit":
@@ -614,7 +617,7 @@ def scan(
         }
         named = {tree: entries for tree, entries in named.items() if entries}
         findings = _placed(repo, cat, tip, have, flagged, named) if flagged or named else []
-    for commit in commits:
+    for commit in reversed(commits):  # the oldest first
         for h in _unallowed(in_messages.get(commit, []), allowed):
             findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
     return findings
