@@ -15,7 +15,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import MIRROR, Machines, clone, git, remote_with_laptop, workflow_dir, workflow_path
+from tests.helpers import (
+    MIRROR,
+    Machines,
+    clone,
+    commit_state,
+    git,
+    remote_with_laptop,
+    workflow_dir,
+    workflow_path,
+)
 
 # Fake values, put together at run time (no whole credential in the source).
 AWS = "AKIA" + "Z7Q2M4X8R6T1W3YP"
@@ -405,3 +414,21 @@ def test_a_tag_that_carries_state_commits_is_scanned_with_its_message(tmp_path: 
     git(laptop, "tag", "-a", "-f", "v1", "-m", "release", "vibegit/state")
     assert _push(laptop, "origin", "v1").returncode == 0
     assert git(remote, "tag") == "v1"
+
+
+def test_a_credential_in_a_state_commits_message_is_refused_oldest_first(tmp_path: Path, m: Machines) -> None:
+    """Every commit message the push would publish is scanned, found in the
+    same pass as the files; each finding names its commit, the oldest first."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    first = commit_state(laptop, {}, f"hand edit; token {GHP}")
+    m.ok("laptop", laptop, "task", "add", "T-001", "after the hand edit")
+    second = commit_state(laptop, {}, f"another; key {AWS}")
+    refused = m("laptop", laptop, "sync")
+    assert refused.code == 1, refused
+    assert git(remote, "branch", "--list", "vibegit/state") == ""  # nothing left the machine
+    github, aws = (
+        refused.err.index(f"commit {first[:10]} message:1: looks like a GitHub token"),
+        refused.err.index(f"commit {second[:10]} message:1: looks like a AWS access key"),
+    )
+    assert github < aws

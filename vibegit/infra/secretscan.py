@@ -26,7 +26,6 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain
 
 from vibegit.core import credentials
 from vibegit.core.messages import t
@@ -263,21 +262,8 @@ def new_content(repo: git.Repo, cat: git.CatFile, tip: str, have: Theirs) -> Sco
 
 
 SMALL = 1 << 18  # a text up to this size is scanned with others (read in one piece); bigger ones alone
-GROUP = 1 << 18  # bytes (messages: characters) scanned at once
+GROUP = 1 << 18  # bytes scanned at once
 PIPE = 1 << 20  # cat-file's output pipe: git reads and inflates that far ahead while the rules run
-
-
-def _together(texts: Iterable[tuple[str, str]]) -> Iterator[tuple[str, list[credentials.Hit]]]:
-    """The hits in each of ``texts`` (key, text), ``GROUP`` characters of them
-    scanned at once (``credentials.find_each``)."""
-    group: dict[str, str] = {}
-    size = 0
-    for key, text in chain(texts, [("", "")]):  # an empty key: the end
-        if group and (not key or size + len(text) > GROUP):
-            yield from zip(group, credentials.find_each(list(group.values())), strict=True)
-            group, size = {}, 0
-        group[key] = text
-        size += len(text) + 1
 
 
 class _Names:
@@ -390,7 +376,8 @@ def _scan_blobs(
     time, small ones are scanned in groups of about ``GROUP`` bytes. On a big
     scan a second process takes some of those pieces (scansplit): the same
     hits, in the same order. A group's blobs are forgotten once its hits are
-    in (memory: a first sync reads tens of thousands). With ``names``, a
+    in (memory: a first sync reads tens of thousands). A commit's message
+    is scanned as a blob is. With ``names``, a
     tree is read too: its entries' names go there. With ``lfs``, the content
     a git-lfs pointer names is scanned too, streamed, its hits the pointer's
     (an unreadable one: None)."""
@@ -422,7 +409,10 @@ def _scan_blobs(
                 else:
                     names.add(oid, entries)
                 continue
-            if found is None or found[0] not in ("blob", "tag"):  # an annotated tag's message is text too
+            if found is not None and found[0] == "commit":  # its message is text too, scanned as a blob's
+                message = b"".join(found[3]).partition(b"\n\n")[2]
+                found = (found[0], oid, len(message), iter((message,)))
+            elif found is None or found[0] not in ("blob", "tag"):  # an annotated tag's message is text too
                 scanned[oid] = None
                 continue
             if found[2] > SMALL:
@@ -439,7 +429,8 @@ def _scan_blobs(
             group.append((hits, data))
             members.append((oid, hits))
             size += len(data) + 1
-            content = lfs.content(data) if lfs is not None and data.startswith(LFS_POINTER) else None
+            pointer = lfs is not None and found[0] != "commit" and data.startswith(LFS_POINTER)
+            content = lfs.content(data) if lfs is not None and pointer else None
             if content is not None:
                 pointers.add(oid)
                 streamed.append((oid, []))
@@ -520,18 +511,6 @@ def _places(cat: git.CatFile, roots: list[str], new: set[str], wanted: set[str])
     return found
 
 
-def _scan_messages(messages: list[tuple[str, str]]) -> tuple[dict[str, list[credentials.Hit]], list[str]]:
-    """The hits in each commit's message (commit, its text) that has some, and the commits read clean."""
-    hits_in: dict[str, list[credentials.Hit]] = {}
-    clean: list[str] = []
-    for commit, hits in _together(messages):
-        if hits:
-            hits_in[commit] = hits
-        else:
-            clean.append(commit)
-    return hits_in, clean
-
-
 class _Record:
     """Objects scanned clean, made into the record's lines (scanned.py) as
     they come (a line takes less memory than its ids), written once the scan
@@ -579,35 +558,21 @@ def scan(
     record = _Record()
     names = _Names(record)
     commits: list[str] = []
-    in_messages: dict[str, list[credentials.Hit]] = {}
-    messages: list[tuple[str, str]] = []  # commits' (id, message) not scanned yet: about GROUP characters
-
-    def scan_messages() -> None:
-        hits, clean_messages = _scan_messages(messages)
-        in_messages.update(hits)
-        record(clean_messages)
-        messages.clear()
-
     with git.CatFile(repo) as cat:  # its own reader, for the tip and the findings' places
         _tip_here(cat, tip)
 
         def objects() -> Iterator[tuple[str, git.Answer | None]]:
             """What rev-list lists as it walks (newest first), read by a cat-file it feeds (edges left
-            out): the commits first."""
-            size = 0
+            out): the commits first, each scanned (its message), recorded or not."""
             for oid, found in git.listing(repo, _listed(have), have.stdin(tip), pipe=PIPE):
                 if found is not None and found[0] == "commit":
                     commits.append(oid)
-                    messages.append((oid, credentials.decode(b"".join(found[3]).partition(b"\n\n")[2])))
-                    size += len(messages[-1][1])
-                    if size > GROUP:
-                        scan_messages()
-                        size = 0
+                    yield oid, found
                 elif not oid.startswith("-") and oid not in clean:  # "-<id>": an edge, a commit of theirs
                     yield oid, found
 
         hits_in = _scan_blobs(objects(), names, record, LfsStore(repo))
-        scan_messages()
+        in_messages = {commit: hits_in.pop(commit) or [] for commit in commits if commit in hits_in}
         record.write(repo)
         flagged = {oid: _unallowed(hits, allowed) if hits is not None else None for oid, hits in hits_in.items()}
         flagged = {oid: hits for oid, hits in flagged.items() if hits is None or hits}
