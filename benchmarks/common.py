@@ -34,7 +34,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "hooks/vibegit-hook")  # with vibegit/
+PACKAGE_FILES = (
+    "pyproject.toml",
+    "README.md",
+    ".pre-commit-hooks.yaml",
+    "bin/vibegit",
+    "hooks/vibegit-hook",
+)  # with vibegit/
 # What changes how an interpreter starts or where it finds vibegit; a user's install has none of it.
 UNSET = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE", "PYTHONSTARTUP", "VIRTUAL_ENV")
 
@@ -54,7 +60,8 @@ _install: Install | None = None
 
 
 def package_copy(dest: Path) -> Path:
-    """This checkout's package files (working tree, as they are now) copied to ``dest``."""
+    """This checkout's package files (working tree, as they are now) copied to
+    ``dest`` (the benchmarks' install, the pre-commit framework's test repository)."""
     for name in PACKAGE_FILES:
         (dest / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, dest / name)

@@ -10,7 +10,7 @@ warm-up:
   (git, the reference-transaction shim and ``vibegit hook`` in Python).
 
 Three floors are timed in the same loop and printed, not judged: the
-console script pip wrote, without its vibegit lines (it imports ``re``),
+``vibegit`` script as installed (bin/vibegit), without its vibegit lines,
 alone and followed by the git processes a read and an event start,
 importing nothing else.
 
@@ -50,7 +50,7 @@ VIBEGIT = ("vibegit",)
 
 # The floors under these budgets, timed with them (printed, not judged): the
 # git processes a read starts (rev-parse, config, cat-file --batch), then an
-# event's (and one update-ref), after the console script, importing nothing.
+# event's (and one update-ref), after the vibegit script's own lines, importing nothing.
 FLOOR = r"""
 import os, sys
 def git(*args, data=b""):
@@ -73,8 +73,8 @@ if sys.argv[1:] == ["event"]:
 
 
 def floor_scripts(env: dict[str, str], tmp: Path) -> tuple[Path, Path]:
-    """The console script pip wrote for ``vibegit`` without its vibegit lines
-    (what every ``vibegit …`` runs before vibegit's first line), alone and
+    """The ``vibegit`` script as installed, without its vibegit lines (what
+    every ``vibegit …`` runs before vibegit's first line), alone and
     followed by ``FLOOR``."""
     found = shutil.which("vibegit", path=env.get("PATH"))
     lines = Path(found or "vibegit").read_text().splitlines()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -17,13 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.common import package_copy
 from tests.helpers import VG, commit, git, run_git, start_workflow, state_ref
 from vibegit.infra import hookfiles as install
 
 pytestmark = pytest.mark.slow  # builds the framework's virtualenv
-
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "hooks/vibegit-hook")
 
 
 def pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -33,12 +30,7 @@ def pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def hook_repo(tmp_path: Path) -> tuple[Path, str]:
     """This checkout's package, as it is on disk, committed in a repository of its own."""
-    dest = tmp_path / "vibegit-hooks"
-    dest.mkdir()
-    for name in PACKAGE_FILES:
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, dest / name)
-    shutil.copytree(ROOT / "vibegit", dest / "vibegit", ignore=shutil.ignore_patterns("__pycache__"))
+    dest = package_copy(tmp_path / "vibegit-hooks")
     git(dest, "init", "-q", "-b", "main")
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", "vibegit under test")

@@ -40,6 +40,9 @@ def test_the_release_builds_checks_and_runs_the_demo_from_a_fresh_virtualenv(tmp
     assert "Provides-Extra: mcp" in meta and "License-Expression: MIT" in meta
     assert "vibegit/infra/shims/lib.sh" in names  # the hook shims' pieces ship
     assert f"{stem}-{__version__}.data/scripts/vibegit-hook" in names  # the pre-commit framework's entry
+    # The command is bin/vibegit, not an entry point's generated script (whose "import re" costs every start).
+    assert f"{stem}-{__version__}.data/scripts/vibegit" in names
+    assert f"{stem}-{__version__}.dist-info/entry_points.txt" not in names
     with tarfile.open(sdist) as tar:
         files = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
     assert {"LICENSE", "CHANGELOG.md", "README.md", "docs/commands.md"} <= files

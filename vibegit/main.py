@@ -20,11 +20,18 @@ def main(argv: list[str] | None = None) -> int:
     hook = _booted_hook(argv)
     if hook:
         gc.disable()  # as a fast verb's (verbs.run): the process ends with the hook
-    code = _main(argv)
-    verbs = sys.modules.get("vibegit.verbs")
-    if hook or (argv is None and verbs is not None and verbs.ending):
+    code = _main(argv, hook)
+    if _ends_now(argv, hook):
         _end_now(code)
     return code
+
+
+def _ends_now(argv: list[str] | None, hook: bool) -> bool:
+    """Whether the process ends with this command, without the interpreter's
+    teardown (``_end_now``): a short hook a shim booted, or the console
+    script's short command (``verbs.ending``)."""
+    verbs = sys.modules.get("vibegit.verbs")
+    return hook or (argv is None and verbs is not None and verbs.ending)
 
 
 def _booted_hook(argv: list[str] | None) -> bool:
@@ -62,12 +69,12 @@ def _end_now(code: int) -> None:
     os._exit(code)
 
 
-def _main(argv: list[str] | None) -> int:
-    ends = argv is None  # the console script's call: the process ends with the command
-    argv = sys.argv[1:] if argv is None else argv
-    from vibegit.core import messages
-
-    messages.reset()  # English until --lang or vibegit.lang says otherwise
+def _main(given: list[str] | None, hook: bool = False) -> int:
+    ends = given is None  # the console script's call: the process ends with the command
+    argv = sys.argv[1:] if given is None else given
+    messages = sys.modules.get("vibegit.core.messages")  # loaded later, while git works, in a new process
+    if messages is not None:
+        messages.reset()  # English until --lang or vibegit.lang says otherwise (a run before may have changed it)
     for stream in (sys.stdout, sys.stderr):  # a path that is not UTF-8 is shown escaped, never a crash
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -109,5 +116,7 @@ def _main(argv: list[str] | None) -> int:
     finally:
         from vibegit.infra.git import close_readers
 
-        close_readers()  # a command's git readers end with it (callers in process run many)
+        # A command's git readers end with it (callers in process run many); a process
+        # that ends at once leaves them to end on their own (each reads our pipe's end).
+        close_readers(wait=not _ends_now(given, hook))
         end_early()

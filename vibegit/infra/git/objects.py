@@ -219,12 +219,14 @@ class CatFile:
     def closed(self) -> bool:
         return self._proc.stdin is None or self._proc.stdin.closed
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """End it: its pipes closed (git ends), and, with ``wait``, its end awaited."""
         if self._proc.stdout:
             self._proc.stdout.close()  # answers never read (a reader left on an error): git ends, not waits
         if self._proc.stdin:
             self._proc.stdin.close()
-        self._proc.wait()
+        if wait:
+            self._proc.wait()
 
     def __enter__(self) -> CatFile:
         return self
@@ -322,13 +324,14 @@ def reader(repo: Repo) -> CatFile:
     return found
 
 
-def close_readers(every_thread: bool = False) -> None:
-    """End this thread's readers (all of them at exit)."""
+def close_readers(every_thread: bool = False, wait: bool = True) -> None:
+    """End this thread's readers (all of them at exit); ``wait``: for their
+    ends too (a process that ends at once leaves its children to end alone)."""
     for key in list(_readers):
         if every_thread or key[:2] == (os.getpid(), get_ident()):
             cat = _readers.pop(key)
             if key[0] == os.getpid():
-                cat.close()
+                cat.close(wait)
 
 
 atexit.register(close_readers, every_thread=True)
