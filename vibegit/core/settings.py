@@ -47,7 +47,7 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
     branch = config.get("vibegit.statebranch", DEFAULT_STATE_BRANCH).strip()
     if branch.startswith("refs/heads/"):
         branch = branch[len("refs/heads/") :]
-    if not branch or any(c in branch for c in " ~^:?*[\\\0\n") or ".." in branch or branch.endswith("/"):
+    if not branch_name_ok(branch):
         raise BadInput(f"git config vibegit.stateBranch: {branch!r:.60} is not a valid branch name")
     mirror = config.get("vibegit.mirrordir", DEFAULT_MIRROR).strip().rstrip("/")
     try:
@@ -70,6 +70,18 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
     timeout = _seconds(config, "vibegit.synctimeout", "syncTimeout", 30.0, 3600.0, bad)
     backoff = _seconds(config, "vibegit.syncbackoff", "syncBackoff", 0.2, 60.0, bad)
     return Settings(branch, mirror, policy, lang, remote, timeout, backoff)
+
+
+def branch_name_ok(name: str) -> bool:
+    """Whether ``refs/heads/NAME`` is a ref name git takes (``git check-ref-format``'s
+    rules; tests/test_contracts.py holds them to git's on generated names)."""
+    if not name or name.endswith((".", "/")) or name.startswith("/"):
+        return False
+    if any(c in name for c in " ~^:?*[\\") or any(c < " " or c == "\x7f" for c in name):
+        return False
+    if ".." in name or "//" in name or "@{" in name:
+        return False
+    return not any(part.startswith(".") or part.endswith(".lock") for part in name.split("/"))
 
 
 def _seconds(
