@@ -209,6 +209,14 @@ class Written:
     notices: list[str] = field(default_factory=list)
 
 
+def ready_to_record() -> None:
+    """Load now what ``record`` takes beyond a read, for a command that waits
+    on git before it records (a checkpoint's snapshot): loaded meanwhile."""
+    from vibegit.infra import remote, userhooks  # noqa: F401
+
+    store.ready_to_publish()
+
+
 def record(
     ctx: Context,
     transition: Callable[[State], tuple[State, Event]],

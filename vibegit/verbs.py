@@ -208,7 +208,9 @@ def run(argv: list[str]) -> int | None:
         ending = False  # typer's command: the usual end
         return None
     function, kwargs = parsed
-    start_repo_reads()  # its first git processes run while its modules load
+    # Its first git processes run while its modules load; a checkpoint's git add -A goes
+    # before the reads (snapshot.begun starts them): it is the longest.
+    start_repo_reads(reads=function is not checkpoint)
     if kwargs.get("lang") is not None:
         from vibegit.core import messages
 

@@ -11,7 +11,9 @@ from vibegit.infra import snapshot, store, worktree
 
 
 def _snapshot(ctx: app.Context, point: Checkpoint, skip: bool) -> tuple[Checkpoint, dict[str, str | None]]:
-    """The checkpoint with its snapshot of uncommitted work (none when clean or skipped)."""
+    """The checkpoint with its snapshot of uncommitted work (none when clean or
+    skipped); what recording it takes loads while git stages the working tree."""
+    app.ready_to_record()
     tree = None if skip else snapshot.take(ctx.repo)
     return replace(point, snapshot=tree), {store.SNAPSHOT: tree}
 

@@ -277,14 +277,18 @@ def start_early(*commands: tuple[list[str], dict[str, object]]) -> None:
         _early[tuple(args)] = (here, env, child)
 
 
-def start_repo_reads() -> None:
+def start_repo_reads(find: bool = True, reads: bool = True) -> None:
     """Start the first git commands of a command in the repository around this
-    directory (``FIND_REPO``, ``READ_CONFIG``, ``CAT_FILE``) early."""
-    start_early(
-        (["rev-parse", *(o for group in FIND_REPO for o in group)], {"stdout": PIPE, "stderr": PIPE}),
-        (READ_CONFIG, {"stdout": PIPE, "stderr": PIPE}),
-        (CAT_FILE, {"stdin": PIPE, "stdout": PIPE, "stderr": DEVNULL}),  # outside a repository: no word of its own
-    )
+    directory early: ``find`` it (``FIND_REPO``), and its ``reads``
+    (``READ_CONFIG``, ``CAT_FILE``). A checkpoint finds the repository, starts
+    its snapshot's git add -A, then the reads (``snapshot.begun``)."""
+    commands: list[tuple[list[str], dict[str, object]]] = []
+    if find:
+        commands.append((["rev-parse", *(o for group in FIND_REPO for o in group)], {"stdout": PIPE, "stderr": PIPE}))
+    if reads:
+        commands.append((READ_CONFIG, {"stdout": PIPE, "stderr": PIPE}))
+        commands.append((CAT_FILE, {"stdin": PIPE, "stdout": PIPE, "stderr": DEVNULL}))  # outside a repository: silent
+    start_early(*commands)
 
 
 def take_early(args: list[str], where: str | None) -> Child | None:

@@ -526,6 +526,16 @@ def locked(repo: git.Repo) -> Iterator[None]:
         lock.release()
 
 
+def ready_to_publish() -> None:
+    """Load now what ``publish`` takes beyond a read (the lock's module, git's
+    object writers), for a command that waits on git before it publishes."""
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        pass
+    git.ready_to_write()
+
+
 _FLOCK_UNSUPPORTED: list[str] = []  # lock files whose file system refused flock in this process
 
 

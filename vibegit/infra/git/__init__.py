@@ -42,6 +42,7 @@ from vibegit.infra.git.objects import (
     parse_header,
     parse_tree,
     reader,
+    ready_to_write,
     write_commit,
     write_object,
     write_tree,
@@ -97,7 +98,7 @@ from vibegit.infra.git.refs import (
     tree_of,
     update_ref,
 )
-from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env
+from vibegit.infra.gitlite import HOOK_GIT_VARS, IN_HOOK, clean_env, pin_repo_env, start_repo_reads
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -191,6 +192,7 @@ __all__ = [
     "push_ref",
     "read_config",
     "reader",
+    "ready_to_write",
     "reason",
     "rebasing_branch",
     "ref_lock",
@@ -203,6 +205,7 @@ __all__ = [
     "running",
     "scratch_file",
     "stamp",
+    "start_repo_reads",
     "text",
     "tree_of",
     "update_ref",

@@ -340,6 +340,15 @@ atexit.register(close_readers, every_thread=True)
 SMALL_OBJECT = 1 << 20  # up to this size a sha1 id is hashed by Python's own module, not OpenSSL's
 
 
+def ready_to_write() -> None:
+    """Load now what writing objects takes (zlib, the built-in sha1), for a
+    command that waits on git before its first write (a checkpoint, while
+    git stages the working tree)."""
+    import zlib  # noqa: F401
+
+    _digest("sha1", b"")  # its first use loads the hash
+
+
 def _digest(object_format: str, data: bytes) -> bytes:
     """The hash of ``data`` in the repository's object format. A state file
     is small: Python's built-in sha1 hashes it, which loads in 0.4 ms where
