@@ -73,7 +73,7 @@ def test_the_entry_is_generated_from_the_shims_and_ships() -> None:
     assert not hookfiles.is_ours(ENTRY)  # never taken for a raw shim
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {h["entry"] for h in hooks} == {f"vibegit-hook {h}" for h in hookfiles.FRAMEWORK_HOOKS}
-    assert 'script-files = ["hooks/vibegit-hook"]' in (ROOT / "pyproject.toml").read_text()
+    assert 'script-files = ["bin/vibegit", "hooks/vibegit-hook"]' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_no_workflow_starts_no_python(repo: Path, bin_dir: Path, tmp_path: Path) -> None:
