@@ -126,6 +126,9 @@ def _make(cls: type[T], is_frozen: bool) -> type[T]:
     values = attrgetter(*names) if names else (lambda _: ())
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if not args and len(kwargs) == len(names) and known.issuperset(kwargs):  # every field by name
+            self.__dict__.update(kwargs)  # (as replace and the parsers build them: the quick way)
+            return
         if len(args) > len(names):
             raise TypeError(f"{cls.__qualname__}() takes {len(names)} positional arguments but {len(args)} were given")
         given = dict(zip(names, args, strict=False))

@@ -45,13 +45,15 @@ def read(text: str, lines: bool = True) -> tuple[dict[str, object], dict[Keys, i
 class _Reader:
     def __init__(self, text: str, lines: bool = True) -> None:
         self.lines: list[tuple[int, str, int]] = []  # indent, the rest, line number
+        append = self.lines.append
         for number, raw in enumerate(text.split("\n"), 1):
-            if not raw or raw.startswith("#"):
+            if not raw or raw[0] == "#":
                 continue  # a comment line (vibegit writes one at the top)
             body = raw.lstrip(" ")
-            if not body or not body.isprintable() or body.startswith("#") or len(raw) - len(body) > 40:
+            indent = len(raw) - len(body)
+            if indent > 40 or not body or body[0] == "#" or not body.isprintable():
                 raise Unsure  # a tab, a control or format character, a blank or indented comment line, deep nesting
-            self.lines.append((len(raw) - len(body), body, number))
+            append((indent, body, number))
         if not self.lines:
             raise Unsure
         self.i = 0
@@ -67,26 +69,31 @@ class _Reader:
     def mapping(self, indent: int, first: str, path: Keys) -> dict[str, object]:
         """The mapping whose first key is ``first`` (the current line, or a list item's rest)."""
         out: dict[str, object] = {}
-        body, lines = first, self.lines
+        body, lines, i = first, self.lines, self.i
+        end, keep, keys, scalars = len(lines), self.keep, _keys, _scalars  # (the memos: looked up here)
         while True:
             key, colon, rest = body.partition(":")
-            if not colon or key in out or not _is_key(key) or (rest and (rest[:1] != " " or rest[1:2] in ("", " "))):
+            if not colon or key in out or not (keys.get(key) or _is_key(key)):
                 raise Unsure
-            if self.keep:
+            if rest and (rest[:1] != " " or rest[1:2] in ("", " ")):
+                raise Unsure
+            if keep:
                 at = (*path, key)
-                self.where[at] = lines[self.i][2]
+                self.where[at] = lines[i][2]
             else:
                 at = path
-            self.i += 1
-            i = self.i
+            i += 1
             if rest:
-                out[key] = _read_scalar(rest[1:])
-            elif i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
+                value = scalars.get(rest[1:], _UNREAD)
+                out[key] = _read_scalar(rest[1:]) if value is _UNREAD else value
+            elif i < end and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
+                self.i = i
                 out[key] = self.node(at)
+                i = self.i
             else:
                 out[key] = None
-            i = self.i
-            if i == len(lines) or lines[i][0] != indent or lines[i][1].startswith("-"):
+            if i == end or lines[i][0] != indent or lines[i][1].startswith("-"):
+                self.i = i
                 return out
             body = lines[i][1]
 
@@ -131,6 +138,7 @@ def _is_key(key: str) -> bool:
 # The short values met before and their answers (not [] or {}, which are mutable), read and
 # emitted: an index's hosts, paths, phases, statuses and counts recur in every entry.
 _scalars: dict[str, object] = {}
+_UNREAD = object()  # not in _scalars
 _texts: dict[str, str] = {}
 
 
@@ -149,6 +157,13 @@ def _read_scalar(text: str) -> object:
 def _scalar(text: str) -> object:
     if not text:
         raise Unsure
+    first = text[0]
+    if first.isalpha() or first in "/_":  # text, or a word YAML reads (the most met first)
+        if text == "null" or text == "true" or text == "false":
+            return None if text == "null" else text == "true"
+        if text in _BOOL_NULL or ": " in text or " #" in text or text.endswith((":", " ")):
+            raise Unsure  # PyYAML's booleans and nulls are these words exactly: "y", "n" or "tRUE" are text
+        return text
     if text in ("null", "~"):
         return None
     if text in ("true", "false"):
