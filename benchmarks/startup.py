@@ -102,7 +102,7 @@ def measure(quick: bool = False) -> list[Row]:
         alone, floor = floor_scripts(env, tmp)
         steps = {
             "python -c pass": (None, run_cmd(tmp, env, "python", "-c", "pass")),
-            "floor: the console script": (None, run_cmd(tmp, env, "python", str(alone))),
+            "floor: the vibegit script": (None, run_cmd(tmp, env, "python", str(alone))),
             "floor: it and a read's git processes": (None, run_cmd(repo, env, "python", str(floor))),
             "floor: it and an event's git processes": (None, run_cmd(repo, env, "python", str(floor), "event")),
             "task add": (None, lambda: vg("task", "add", f"B-{next(ids):05d}", "a task")()),
