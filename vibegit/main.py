@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _ends_now(argv: list[str] | None, hook: bool) -> bool:
     """Whether the process ends with this command, without the interpreter's
-    teardown (``_end_now``): a short hook a shim booted, or the console
+    teardown (``_end_now``): a short hook a shim booted, or the vibegit
     script's short command (``verbs.ending``)."""
     verbs = sys.modules.get("vibegit.verbs")
     return hook or (argv is None and verbs is not None and verbs.ending)
@@ -50,7 +50,7 @@ def _booted_hook(argv: list[str] | None) -> bool:
 
 
 def _end_now(code: int) -> None:
-    """End the console script's process after a short command, without the
+    """End the vibegit command's process after a short command, without the
     interpreter's teardown of every module and object (a tenth of a task
     add's instructions): what that teardown does that matters, the exit
     handlers and the standard streams' buffers, is done first. A stream that
@@ -70,7 +70,7 @@ def _end_now(code: int) -> None:
 
 
 def _main(given: list[str] | None, hook: bool = False) -> int:
-    ends = given is None  # the console script's call: the process ends with the command
+    ends = given is None  # the vibegit command's own call (bin/vibegit): the process ends with it
     argv = sys.argv[1:] if given is None else given
     messages = sys.modules.get("vibegit.core.messages")  # loaded later, while git works, in a new process
     if messages is not None:

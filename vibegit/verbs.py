@@ -193,7 +193,7 @@ def parse(argv: list[str]) -> tuple[Callable[..., int], dict[str, object]] | Non
     return run, {**dict(zip(names, args, strict=True)), **given}
 
 
-# main sets it: the process ends with the command (the console script's call);
+# main sets it: the process ends with the command (the vibegit command's own call);
 # run clears it for a command that keeps the usual end (sync), so main can end
 # a short one at once (its objects need no teardown).
 ending = False

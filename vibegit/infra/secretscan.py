@@ -372,15 +372,15 @@ def _scan_blobs(
     """The hits in each blob that has some (None: it could not be read as one; a
     clean blob is not in the answer, and goes to ``clean``, a group at a
     time), ``answers`` being what cat-file answered for each id, as they
-    come (from a git process still listing them); a big one is streamed a window at a
-    time, small ones are scanned in groups of about ``GROUP`` bytes. On a big
-    scan a second process takes some of those pieces (scansplit): the same
-    hits, in the same order. A group's blobs are forgotten once its hits are
-    in (memory: a first sync reads tens of thousands). A commit's message
-    is scanned as a blob is. With ``names``, a
-    tree is read too: its entries' names go there. With ``lfs``, the content
-    a git-lfs pointer names is scanned too, streamed, its hits the pointer's
-    (an unreadable one: None)."""
+    come (from a git process still listing them); a big one is streamed a
+    window at a time, small ones are scanned in groups of about ``GROUP``
+    bytes. On a big scan a second process takes some of those pieces
+    (scansplit): the same hits, in the same order. A group's blobs are
+    forgotten once its hits are in (memory: a first sync reads tens of
+    thousands). A commit's message is scanned as a blob is. With ``names``,
+    a tree is read too: its entries' names go there. With ``lfs``, the
+    content a git-lfs pointer names is scanned too, streamed, its hits the
+    pointer's (an unreadable one: None)."""
     scanned: dict[str, list[credentials.Hit] | None] = {}
     streamed: list[tuple[str, list[list[credentials.Hit]]]] = []  # a blob's hits window by window
     group: list[tuple[list[credentials.Hit], bytes]] = []
