@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import hashlib
 import math
 import re
 from collections import Counter
@@ -449,6 +448,8 @@ def fingerprint(value: str) -> str:
     """What the allowlist records instead of the value: 80 bits of a hash of
     it (whitespace around it ignored). A hash of a weak password can be
     guessed by trying passwords: allow only what is not a credential."""
+    import hashlib  # here: a scan that finds nothing never loads it (OpenSSL's, 2 ms)
+
     return hashlib.sha256(b"vibegit-secret\0" + value.strip().encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
