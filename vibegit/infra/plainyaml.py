@@ -198,20 +198,26 @@ def emit(data: dict[str, object]) -> str:
 
 def _emit_mapping(data: dict[str, object], indent: int, first: str, lines: list[str]) -> None:
     """Keys at ``indent``; the first line starts with ``first`` instead (a list item's "- ")."""
+    pad, texts = " " * indent, _texts  # (the memo: looked up here for a text met before)
     for n, (key, value) in enumerate(data.items()):
         if not isinstance(key, str) or len(key) > 100:
             raise Unsure
-        start = (first if n == 0 and first else " " * indent) + _text(key) + ":"
-        if isinstance(value, dict) and value:
+        start = (first if n == 0 and first else pad) + (texts.get(key) or _text(key)) + ":"
+        if type(value) is str:  # the most met: text
+            line = f"{start} {texts.get(value) or _text(value)}"
+        elif isinstance(value, dict) and value:
             lines.append(start)
             _emit_mapping(value, indent + 2, "", lines)
+            continue
         elif isinstance(value, list) and value:
             lines.append(start)
             _emit_sequence(value, indent, lines)
+            continue
         else:
-            lines.append(f"{start} {_emit_scalar(value)}")
-        if len(lines[-1]) > WIDTH:
+            line = f"{start} {_emit_scalar(value)}"
+        if len(line) > WIDTH:
             raise Unsure
+        lines.append(line)
 
 
 def _emit_sequence(items: list[object], indent: int, lines: list[str]) -> None:
