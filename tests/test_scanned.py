@@ -9,8 +9,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import Machines, git, remote_with_laptop
+from vibegit.infra import git as vgit
+from vibegit.infra import scanned
 
 GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"
 
@@ -84,3 +88,23 @@ def test_each_line_is_believed_whole_or_not_at_all(
     old = ids[0] + " " + hashlib.sha256(scanned.rules_key() + ids[0].encode()).hexdigest()[:16]
     record(laptop).write_text(old + "\n")
     assert not scanned.load(repo)
+
+
+_HEXISH = st.text(st.sampled_from("0123456789abcdefA x"), min_size=38, max_size=66)
+_IDS = st.lists(
+    st.one_of(
+        st.sampled_from(["a" * 40, "0" * 40, "f" * 64]), st.binary(min_size=20, max_size=20).map(bytes.hex), _HEXISH
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_IDS)
+def test_a_line_is_taken_whole_only_when_every_id_is_one(ids: list[str]) -> None:
+    whole, every = scanned._only_ids(" ".join(ids), len(ids)), all(vgit.is_oid(x) for x in ids)
+    assert every or not whole  # never a line that holds anything else
+    assert whole or not every or len({len(x) for x in ids}) > 1  # the ids of one repository: one width
+    kept = [x for line in scanned.lines(ids) for x in line.decode().split()[1:]]
+    assert kept == [x for x in ids if vgit.is_oid(x)]  # whatever the look said, only the ids are kept

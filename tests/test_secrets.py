@@ -432,3 +432,26 @@ def test_a_credential_in_a_state_commits_message_is_refused_oldest_first(tmp_pat
         refused.err.index(f"commit {second[:10]} message:1: looks like a AWS access key"),
     )
     assert github < aws
+
+
+def test_trees_are_read_together_and_alone_where_that_fails() -> None:
+    """secretscan._Names: a group of trees read in one look; a content that is
+    no tree sends each tree to be read alone (that one unreadable); a name
+    with hits is placed in the trees that hold it."""
+    from vibegit.infra import secretscan
+
+    def tree(*names: str) -> bytes:
+        return b"".join(b"100644 " + n.encode() + b"\0" + bytes(20) for n in names)
+
+    ids = [f"{i:040x}" for i in range(4)]
+    cleaned: list[str] = []
+    names = secretscan._Names(cleaned.extend)
+    names.add(ids[0], tree("README.md", "src"))
+    names.add(ids[1], tree("README.md"))
+    names.flush()
+    assert cleaned == ids[:2] and not names.flagged and not names.unreadable
+    names.add(ids[2], b"not a tree at all")
+    names.add(ids[3], tree(f"keys-{GHP}.txt", "README.md"))
+    names.flush()
+    assert names.unreadable == [ids[2]] and cleaned == ids[:2]
+    assert [name for name, _ in names.flagged[ids[3]]] == [f"keys-{GHP}.txt"]

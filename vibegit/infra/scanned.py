@@ -79,8 +79,27 @@ def load(repo: git.Repo) -> dict[str, None]:
 def lines(oids: Iterable[str]) -> list[bytes]:
     """The record's lines for ``oids`` (``LINE`` ids a line; anything else is left out), to ``append``
     once a scan has finished."""
-    found = [oid for oid in oids if git.is_oid(oid)]
-    return [_line(" ".join(found[start : start + LINE])) for start in range(0, len(found), LINE)]
+    found = list(oids)
+    out = []
+    for start in range(0, len(found), LINE):
+        ids = " ".join(found[start : start + LINE])
+        if not _only_ids(ids, len(found[start : start + LINE])):  # one look a line
+            ids = " ".join(oid for oid in found[start : start + LINE] if git.is_oid(oid))
+        if ids:
+            out.append(_line(ids))
+    return out
+
+
+def _only_ids(ids: str, n: int) -> bool:
+    """Whether ``ids`` is ``n`` object ids (``git.is_oid``), a space between each two:
+    told by a few looks at the whole line (a first sync records tens of thousands)."""
+    return any(
+        len(ids) == n * (width + 1) - 1
+        and ids.count(" ") == n - 1
+        and ids[width :: width + 1] == " " * (n - 1)
+        and not ids.replace(" ", "").strip(git.HEX)
+        for width in (40, 64)
+    )
 
 
 def _line(ids: str) -> bytes:

@@ -269,54 +269,73 @@ PIPE = 1 << 20  # cat-file's output pipe: git reads and inflates that far ahead 
 class _Names:
     """The names of trees' entries, scanned many at once (a name a line),
     each distinct name once: the trees whose names are all clean go to
-    ``clean``, the others into ``flagged`` with their names' hits."""
+    ``clean``, the others into ``flagged`` with their names' hits, and the
+    ones that are no tree (no entry read) into ``unreadable``. A group of
+    trees is read in one look (rev-list read each whole when it listed it:
+    their contents end to end are a run of entries), each alone only when
+    that does not hold or a name has hits."""
 
     def __init__(self, clean: Callable[[list[str]], None]) -> None:
         self.clean = clean
         self.flagged: dict[str, list[tuple[str, list[credentials.Hit]]]] = {}  # tree: (name, hits) of each
+        self.unreadable: list[str] = []
         self._known: dict[bytes, list[credentials.Hit]] = {}  # every name scanned: its hits (most: none)
         self._bad: set[bytes] = set()  # the names with hits
-        self._trees: list[tuple[str, list[bytes]]] = []
-        self._new: dict[bytes, None] = {}
+        self._trees: list[tuple[str, bytes]] = []  # (tree, its content), waiting
         self._size = 0
 
-    def add(self, tree: str, names: list[bytes]) -> None:
-        self._trees.append((tree, names))
-        known, new = self._known, self._new
-        for name in names:
-            if name not in known and name not in new:
-                new[name] = None
-                self._size += len(name) + 1
+    def add(self, tree: str, data: bytes) -> None:
+        self._trees.append((tree, data))
+        self._size += len(data)
         if self._size > GROUP or len(self._trees) >= scanned.LINE:
             self.flush()
 
     def flush(self) -> None:
-        new = [name.decode(errors="surrogateescape") for name in self._new]
-        starts, at = [], 0
-        for name in new:
-            starts.append(at)
-            at += len(name) + 1
-        none: list[credentials.Hit] = []
-        self._known.update(dict.fromkeys(self._new, none))
-        if new:
-            raw = list(self._new)
-            for h in credentials.find("\n".join(n.replace("\n", " ") for n in new)):  # a name is one line
-                first = starts[h.line - 1]
-                hit = h._replace(line=0, start=h.start - first, end=h.end - first)
-                self._known[raw[h.line - 1]] = [*self._known[raw[h.line - 1]], hit]
-                self._bad.add(raw[h.line - 1])
+        if not self._trees:
+            return
+        width = len(self._trees[0][0]) // 2  # an id's bytes
+        whole = b"".join(data for _, data in self._trees)
+        entries = _tree_entry(width).findall(whole)
+        each: dict[str, list[bytes]] | None = None  # the names of each tree, once read alone
+        if sum(len(mode) + len(name) for mode, name in entries) + (width + 2) * len(entries) == len(whole):
+            names = dict.fromkeys(name for _, name in entries)
+        else:  # not one run of entries: each tree alone
+            read = {tree: _names(data, width) for tree, data in self._trees}
+            self.unreadable += [tree for tree, found in read.items() if found is None]
+            each = {tree: found for tree, found in read.items() if found is not None}
+            names = dict.fromkeys(name for found in each.values() for name in found)
+        self._scan([name for name in names if name not in self._known])
+        trees = [tree for tree, _ in self._trees if each is None or tree in each]
         if not self._bad:  # most scans: every name clean
-            self.clean([tree for tree, _ in self._trees])
+            self.clean(trees)
         else:
+            if each is None:
+                each = {tree: _names(data, width) or [] for tree, data in self._trees}
             clean = []
-            for tree, names in self._trees:
-                hits = [(n.decode(errors="surrogateescape"), self._known[n]) for n in names if n in self._bad]
+            for tree in trees:
+                hits = [(n.decode(errors="surrogateescape"), self._known[n]) for n in each[tree] if n in self._bad]
                 if hits:
                     self.flagged[tree] = hits
                 else:
                     clean.append(tree)
             self.clean(clean)
-        self._trees, self._new, self._size = [], {}, 0
+        self._trees, self._size = [], 0
+
+    def _scan(self, raw: list[bytes]) -> None:
+        """Scan the names not met before, a name a line; those with hits go to ``_bad``."""
+        new = [name.decode(errors="surrogateescape") for name in raw]
+        starts, at = [], 0
+        for name in new:
+            starts.append(at)
+            at += len(name) + 1
+        none: list[credentials.Hit] = []
+        self._known.update(dict.fromkeys(raw, none))
+        if new:
+            for h in credentials.find("\n".join(n.replace("\n", " ") for n in new)):  # a name is one line
+                first = starts[h.line - 1]
+                hit = h._replace(line=0, start=h.start - first, end=h.end - first)
+                self._known[raw[h.line - 1]] = [*self._known[raw[h.line - 1]], hit]
+                self._bad.add(raw[h.line - 1])
 
 
 LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"  # a git-lfs pointer's first line (its spec)
@@ -388,7 +407,6 @@ def _scan_blobs(
     settling: deque[tuple[int, list[tuple[str, list[credentials.Hit]]]]] = deque()  # (ticket, members) per group
     pointers: set[str] = set()  # git-lfs pointers whose content is scanned too: clean only when both are
     size = 0
-    width = 0
 
     with scansplit.Split() as split:
 
@@ -402,12 +420,7 @@ def _scan_blobs(
 
         for oid, found in answers:
             if found is not None and found[0] == "tree" and names is not None:
-                width = width or len(oid) // 2
-                entries = _names(b"".join(found[3]), width)
-                if entries is None:
-                    scanned[oid] = None
-                else:
-                    names.add(oid, entries)
+                names.add(oid, b"".join(found[3]))
                 continue
             if found is not None and found[0] == "commit":  # its message is text too, scanned as a blob's
                 message = b"".join(found[3]).partition(b"\n\n")[2]
@@ -452,10 +465,20 @@ def _scan_blobs(
             clean([oid])
     if names is not None:
         names.flush()
+        scanned.update(dict.fromkeys(names.unreadable))  # (None: no tree could be read in it)
     return scanned
 
 
 _NAMES: dict[int, re.Pattern[bytes]] = {}
+_ENTRIES: dict[int, re.Pattern[bytes]] = {}
+
+
+def _tree_entry(width: int) -> re.Pattern[bytes]:
+    """A tree entry, its mode and name captured (``width``: the bytes of an object id)."""
+    pattern = _ENTRIES.get(width)
+    if pattern is None:
+        pattern = _ENTRIES[width] = re.compile(rb"([0-7]{5,6}) ([^\0]*)\0[\s\S]{%d}" % width)
+    return pattern
 
 
 def _names(data: bytes, width: int) -> list[bytes] | None:

@@ -20,7 +20,7 @@ before git sees it).
 
 from __future__ import annotations
 
-from vibegit.core.text import is_oid
+from vibegit.core.text import HEX, is_oid
 from vibegit.infra.git.objects import (
     AHEAD_BYTES,
     BATCH,
@@ -132,6 +132,7 @@ __all__ = [
     "BATCH",
     "FALLBACK_EMAIL",
     "FALLBACK_NAME",
+    "HEX",
     "HOOK_GIT_VARS",
     "IN_HOOK",
     "KINDS",
