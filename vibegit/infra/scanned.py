@@ -16,7 +16,6 @@ rescan, never a finding.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 
@@ -38,6 +37,8 @@ def rules_key() -> bytes:
     vibegit with other rules believes no line of an older one)."""
     global _key
     if _key is None:
+        import hashlib  # here: a scan loads it once it records (OpenSSL's, 2 ms), not before it starts
+
         try:
             with open(credentials.__file__, "rb") as f:
                 source = f.read()
@@ -49,6 +50,8 @@ def rules_key() -> bytes:
 
 def _check(ids: str) -> str:
     """The check of a line's ids (as written: separated by spaces)."""
+    import hashlib
+
     return hashlib.sha256(rules_key() + ids.encode()).hexdigest()[:16]
 
 
