@@ -164,10 +164,8 @@ def _scalar(text: str) -> object:
         if text in _BOOL_NULL or ": " in text or " #" in text or text.endswith((":", " ")):
             raise Unsure  # PyYAML's booleans and nulls are these words exactly: "y", "n" or "tRUE" are text
         return text
-    if text in ("null", "~"):
+    if text == "~":
         return None
-    if text in ("true", "false"):
-        return text == "true"
     if text in ("[]", "{}"):
         return [] if text == "[]" else {}
     if text[:1] == "'":
@@ -179,11 +177,7 @@ def _scalar(text: str) -> object:
         return int(text)
     if _is_oid(text):
         return text
-    if not (text[0].isalpha() or text[0] in "/_") or text in _BOOL_NULL:
-        raise Unsure  # PyYAML's booleans and nulls are these words exactly: "y", "n" or "tRUE" are text
-    if ": " in text or " #" in text or text.endswith((":", " ")):
-        raise Unsure
-    return text
+    raise Unsure  # a number of another form, an indicator, a space first: PyYAML decides
 
 
 def emit(data: dict[str, object]) -> str:
