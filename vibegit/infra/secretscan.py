@@ -469,7 +469,6 @@ def _scan_blobs(
     return scanned
 
 
-_NAMES: dict[int, re.Pattern[bytes]] = {}
 _ENTRIES: dict[int, re.Pattern[bytes]] = {}
 
 
@@ -484,10 +483,7 @@ def _tree_entry(width: int) -> re.Pattern[bytes]:
 def _names(data: bytes, width: int) -> list[bytes] | None:
     """The names of a tree's entries (``width``: the bytes of an object id);
     None when it is not a tree (git read it whole when it listed it)."""
-    pattern = _NAMES.get(width)
-    if pattern is None:
-        pattern = _NAMES[width] = re.compile(rb"[0-7]{5,6} ([^\0]*)\0[\s\S]{%d}" % width)
-    found = pattern.findall(data)
+    found = [name for _, name in _tree_entry(width).findall(data)]
     return found if found or not data else None
 
 
