@@ -103,7 +103,7 @@ def state_moves_unhooked(where: Place) -> bool:
     """Whether a move of the state ref alone may skip the reference-transaction
     hook: the hook git runs there is vibegit's shim with nothing chained beside
     it, which lets that ref through without a look (at git's cost of two
-    processes per event; tests/test_hooks.py holds the shim to it)."""
+    processes per event; tests/test_contracts.py holds the shim to it)."""
     path = os.path.join(where.hooks, LOCK_HOOK)
     return is_ours(path) and not os.path.lexists(path + CHAINED)
 

@@ -85,9 +85,10 @@ def lines(oids: Iterable[str]) -> list[bytes]:
     found = list(oids)
     out = []
     for start in range(0, len(found), LINE):
-        ids = " ".join(found[start : start + LINE])
-        if not _only_ids(ids, len(found[start : start + LINE])):  # one look a line
-            ids = " ".join(oid for oid in found[start : start + LINE] if git.is_oid(oid))
+        chunk = found[start : start + LINE]
+        ids = " ".join(chunk)
+        if not _only_ids(ids, len(chunk)):  # one look a line
+            ids = " ".join(oid for oid in chunk if git.is_oid(oid))
         if ids:
             out.append(_line(ids))
     return out
