@@ -10,7 +10,7 @@ from enum import Enum
 
 from vibegit.core.messages import PHASE_TITLES
 from vibegit.core.records import field, frozen
-from vibegit.core.text import LazyPattern
+from vibegit.core.text import HEX, spelled
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
@@ -241,7 +241,8 @@ class Env:
     machine: str = ""  # this clone's id (kept in its git directory): what tells holders apart
 
 
-MACHINE_ID = LazyPattern(r"[0-9a-f]{16,64}\Z")  # a clone's id: random hex
+def is_machine_id(value: str) -> bool:  # a clone's id: random hex
+    return spelled(value, 64, first=HEX, rest=HEX, shortest=16)
 
 
 def held_here(machine: str, host: str, worktree: str, env: Env, *, clone_only: bool = False) -> bool:

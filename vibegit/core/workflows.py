@@ -9,11 +9,10 @@ the right one without reading every workflow.
 
 from __future__ import annotations
 
-import re
-
 from vibegit.core.messages import t
 from vibegit.core.model import ACTIVE, Env, Phase, State, Status, held_here
 from vibegit.core.records import frozen
+from vibegit.core.text import spelled
 from vibegit.errors import BadInput, Refused
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -200,18 +199,21 @@ def others_line(rest: list[Summary]) -> str:
     return f"{shown}{more} (vibegit list)" if rest else ""
 
 
-WORKFLOW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}\Z")
+def is_workflow_id(value: str) -> bool:
+    return spelled(value, 80) and ".." not in value
 
 
 def new_id(name: str, nonce: str) -> str:
     """A new workflow's id: its name in safe characters (it names a directory of
     the state tree), and a random part, so two machines never pick the same."""
+    import re  # only a new workflow names one
+
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-_")[:60] or "workflow"
     return f"{safe}-{nonce}" if nonce else safe
 
 
 def check_id(value: str, what: str) -> str:
-    if not WORKFLOW_ID.match(value) or ".." in value:
+    if not is_workflow_id(value):
         raise BadInput(f"{what}: {value[:60]!r} is not a workflow id (letters, digits, '.', '_', '-')")
     return value
 

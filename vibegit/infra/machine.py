@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from vibegit.core.model import MACHINE_ID, Env
+from vibegit.core.model import Env, is_machine_id
 from vibegit.core.text import escape_path
 from vibegit.errors import BadInput
 from vibegit.infra import fs, git
@@ -42,7 +42,7 @@ def machine_id(repo: git.Repo, create: bool = True) -> str:
     if data is None:
         return ""
     found = data.decode("ascii", errors="replace").strip()
-    if not MACHINE_ID.match(found):
+    if not is_machine_id(found):
         raise BadInput(
             f"{os.path.join(root, MACHINE_FILE)}: not a vibegit machine id (16 to 64 hex digits); delete it and vibegit "
             "makes a new one (this clone is then a new holder: 'vibegit resume --force' takes its workflow back)"

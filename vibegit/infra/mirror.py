@@ -84,7 +84,7 @@ def _shown(repo: git.Repo) -> Shown:
     lines = data.decode(errors="replace").split("\n") if data else []
     workflow = next((line[len("workflow ") :] for line in lines if line.startswith("workflow ")), "")
     commits = tuple(dict.fromkeys(line for line in lines if git.is_oid(line)))[:MAX_SHOWN]
-    return Shown(workflow if workflows.WORKFLOW_ID.match(workflow) else "", commits)
+    return Shown(workflow if workflows.is_workflow_id(workflow) else "", commits)
 
 
 def _mark(repo: git.Repo, shown: Shown) -> None:

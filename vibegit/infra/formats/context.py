@@ -5,8 +5,6 @@ the parser reads both."""
 
 from __future__ import annotations
 
-import re
-
 from vibegit.core import messages
 from vibegit.core.messages import t
 from vibegit.core.model import State, TaskStatus
@@ -24,7 +22,11 @@ _HEADINGS = {
     "notes": ("Notes", "笔记"),
 }
 _EDITABLE = (*_HEADINGS["goal"], *_HEADINGS["notes"])
-_SECTION = re.compile(r"\\*## ")  # a line of the notes that would start a section, escaped or not
+
+
+def _starts_section(line: str) -> bool:
+    """A line of the notes that would start a section, escaped (``\\## ``) or not."""
+    return line.lstrip("\\").startswith("## ")
 
 
 def _sections(text: str) -> dict[str, str]:
@@ -51,7 +53,7 @@ def parse_context(data: bytes, name: str = NAME) -> tuple[str, str]:
         if bad is not None:
             raise BadInput(t("context.control", name=name, what=what, bad=repr(bad)))
     notes = "\n".join(
-        line[1:] if _SECTION.match(line) and line.startswith("\\") else line for line in notes.split("\n")
+        line[1:] if _starts_section(line) and line.startswith("\\") else line for line in notes.split("\n")
     )
     return unescape(goal), notes
 
@@ -85,7 +87,7 @@ def render_context(state: State, lang: str | None = None) -> str:
         "",
         f"## {head['notes']}",
         # A line of the notes never starts a section of the file (parse_context takes the backslash back).
-        "\n".join("\\" + line if _SECTION.match(line) else line for line in state.notes.split("\n")),
+        "\n".join("\\" + line if _starts_section(line) else line for line in state.notes.split("\n")),
         "",
     ]
     return "\n".join(lines)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vibegit.core.model import MACHINE_ID, Lock
+from vibegit.core.model import Lock, is_machine_id
 from vibegit.core.schema import lock_dict
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
@@ -35,7 +35,7 @@ def parse_lock(data: bytes, name: str = NAME) -> Lock:
 def machine_id(doc: YamlDoc, sec: dict[str, Any], path: tuple[str, ...]) -> str:
     """A holder's machine id as a state file records it ("" for none)."""
     value = doc.str_(sec, path) or ""
-    if value and (not isinstance(sec.get(path[-1]), str) or not MACHINE_ID.match(value)):
+    if value and (not isinstance(sec.get(path[-1]), str) or not is_machine_id(value)):
         raise doc.error(path, f"not a machine id ({value[:40]!r}: 16 to 64 hex digits)")
     return value
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from vibegit.core.messages import t
 from vibegit.core.model import Memory, MemoryCategory, MemoryEntry
 from vibegit.core.schema import entry_dict
-from vibegit.core.text import MAX_TEXT, MEMORY_ID, bad_char, check_relative_path, is_oid
+from vibegit.core.text import MAX_TEXT, bad_char, check_relative_path, is_memory_id, is_oid
 from vibegit.errors import BadInput
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
@@ -38,7 +38,7 @@ def parse_memory(data: bytes, name: str = NAME) -> Memory:
                 raise BadInput(f"{where}.{key}: expected text, found {type(value).__name__}")
             values[key] = None if value is None else str(value)
         entry_id, text = values["id"] or "", (values["text"] or "").strip()
-        if not MEMORY_ID.match(entry_id):
+        if not is_memory_id(entry_id):
             raise BadInput(f"{where}.id: {entry_id!r:.40} is not an id like M-001")
         if entry_id in seen:
             raise BadInput(f"{where}.id: {entry_id} appears twice")

@@ -19,7 +19,7 @@ from vibegit.core.model import (
 )
 from vibegit.core.records import replace
 from vibegit.core.schema import session_dict
-from vibegit.core.text import TASK_ID, check_relative_path, is_oid
+from vibegit.core.text import check_relative_path, is_oid, is_task_id
 from vibegit.infra.formats.yamldoc import YamlDoc, dump, extra
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
@@ -121,7 +121,7 @@ def parse_session(data: bytes, name: str = NAME) -> State:
             created_at=doc.str_(k, ("checkpoint", "created_at")) or "",
             extra=extra(k, _CHECKPOINT_KEYS),
         )
-    if current is not None and not TASK_ID.match(current):
+    if current is not None and not is_task_id(current):
         raise doc.error(("workflow", "current_task"), f"bad task id {current!r:.40}")
     return State(
         session=session,
@@ -211,7 +211,7 @@ def _phases(doc: YamlDoc, w: dict[str, Any]) -> tuple[PhaseVisit, ...]:
 def _task_ids(doc: YamlDoc, w: dict[str, Any]) -> tuple[str, ...]:
     path = ("workflow", "removed_tasks")
     ids = _bounded(doc, path, doc.str_list(w, path))
-    bad = next((i for i in ids if not TASK_ID.match(i)), None)
+    bad = next((i for i in ids if not is_task_id(i)), None)
     if bad is not None:
         raise doc.error(path, f"bad task id {bad!r:.40}")
     return ids
