@@ -6,7 +6,7 @@
   (``workflows.branch_key``, ``git.head_branch``, ``settings.settings``).
   Where sh is sure, it must agree with Python; where it is not, it leaves
   the decision to Python (which fails closed).
-- Python's check of a state branch name and ``git check-ref-format``.
+- Python's check of a ref name (the state branch, a remote's fetched copy) and ``git check-ref-format``.
 - An event moves the state ref without the reference-transaction hook when
   the hook is vibegit's shim alone (``hookplace.state_moves_unhooked``):
   under any settings Python accepts, the shim lets such a move through
@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from tests.helpers import git, init_repo
 from vibegit import cli, verbs
 from vibegit.core import workflows
-from vibegit.core.settings import BLOCK_POLICIES, branch_name_ok
+from vibegit.core.settings import BLOCK_POLICIES, branch_name_ok, ref_name_ok
 from vibegit.core.settings import settings as read_settings
 from vibegit.errors import BadInput
 from vibegit.infra import git as vgit
@@ -127,9 +127,13 @@ REF_NAME = st.text(st.sampled_from("ab/.-_@{}~^:?*[\\ \x7f\x01é"), min_size=0, 
 
 @settings(max_examples=300, deadline=None)
 @given(name=st.one_of(REF_NAME, st.sampled_from([".", "._", "a.lock", "a/.b", "a//b", "@", "a@{b", "a.", "/a", "-x"])))
-def test_the_state_branch_names_python_takes_are_the_ones_git_takes(name: str) -> None:
-    git_takes = subprocess.run(["git", "check-ref-format", f"refs/heads/{name}"], capture_output=True).returncode == 0
-    assert branch_name_ok(name) == git_takes
+def test_the_ref_names_python_takes_are_the_ones_git_takes(name: str) -> None:
+    """The state branch's name, and the ref a remote's copy is fetched to (its remote's name in it)."""
+    for ref, ours in (
+        (f"refs/heads/{name}", branch_name_ok(name)),
+        (f"{vgit.REMOTE_NS}{name}", ref_name_ok(f"{vgit.REMOTE_NS}{name}")),
+    ):
+        assert ours == (subprocess.run(["git", "check-ref-format", ref], capture_output=True).returncode == 0), ref
 
 
 @pytest.fixture(scope="module")

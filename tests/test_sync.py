@@ -505,6 +505,8 @@ def test_the_git_processes_of_a_sync_do_not_grow_with_the_workflows(
         assert "Merged: 1 event(s) here and 1 on origin" in result.out and "Pushed" in result.out
     assert started[1] == started[12], started
     assert len(started[12]) < 40 and started[12].count("diff-tree") <= 4
+    assert started[12].count("fetch") == 1  # the one begun while the command's modules load is the one used
+    assert "check-ref-format" not in started[12]  # a remote's ref name is checked in Python (test_contracts)
 
 
 def break_off_fetches(where: Path, tmp_path: Path, times: int) -> None:

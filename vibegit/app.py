@@ -141,7 +141,7 @@ def arrive(ctx: Context, given: str | None, say: Callable[[str], None], implicit
         tip = remote.fetch(repo, conf, name, retry="vibegit resume")
         source = f"{conf.state_branch} on {name}"
     else:
-        repo.git("update-ref", remote.remote_ref(repo, name), tip, check=False)
+        repo.git("update-ref", remote.remote_ref(name), tip, check=False)
     if tip is None:
         return
     fetched = tip

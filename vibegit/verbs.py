@@ -99,9 +99,12 @@ def checkpoint(
 
 
 def sync(remote: str | None = None, redact: bool = False, no_verify: bool = False) -> int:
-    from vibegit.commands import sync as sync_
+    from vibegit.infra import remote as remote_
 
-    return sync_.sync(remote, redact, not no_verify)
+    with remote_.begun(remote):  # the remote answers while the command's modules load
+        from vibegit.commands import sync as sync_
+
+        return sync_.sync(remote, redact, not no_verify)
 
 
 # The command words, the function, its arguments' names (all required) and

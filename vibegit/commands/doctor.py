@@ -156,7 +156,7 @@ def _copies(repo: git.Repo, settings: Settings, name: str | None) -> tuple[str, 
     """The refs that may hold remote ``name``'s copy of the state branch: vibegit's own fetch, git's."""
     if name is None:
         return ()
-    return (remote.remote_ref(repo, name), f"refs/remotes/{name}/{settings.state_branch}")
+    return (remote.remote_ref(name), f"refs/remotes/{name}/{settings.state_branch}")
 
 
 def _strangers(repo: git.Repo, settings: Settings) -> list[str]:

@@ -102,7 +102,7 @@ def _look(ctx: app.Context, given: str | None) -> str | None:
     except VibegitError as err:
         app.warn(t("resume.offline", remote=name, reason=err))
         return ""
-    return remote.remote_ref(repo, name)
+    return remote.remote_ref(name)
 
 
 def protect(repo: git.Repo) -> None:

@@ -307,8 +307,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
         """One try: fetch, integrate, scan, push; its exit code, or None when another push came first."""
         nonlocal moved, do_redact
         e = app.facts(ctx)
-        known = git.reader(repo).get(remote.remote_ref(repo, name))  # the remote's copy fetched before
-        with remote.fetching(repo, settings, name) as fetched:
+        with remote.fetching(repo, settings, name, before=True) as (known, fetched):  # the copy fetched before
             ahead = None if do_redact else _scan_ahead(repo, settings, name)
             theirs = fetched()
         done = integrate(repo, settings, ctx.config, e, theirs, name, app.say)
@@ -323,7 +322,7 @@ def sync(given: str | None, do_redact: bool, verify: bool = True) -> int:
             tip = git.commit_of(repo, settings.state_ref)
         if tip is None:
             return None  # the state branch went away meanwhile (redact found nothing to keep): look again
-        findings = _findings(repo, settings, tip, theirs, known[1] if known else None, ahead, name, done.base)
+        findings = _findings(repo, settings, tip, theirs, known, ahead, name, done.base)
         if findings:
             from vibegit.infra import secretscan
 

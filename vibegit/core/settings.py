@@ -73,8 +73,14 @@ def settings(config: dict[str, str], fallback: Callable[[str], None] | None = No
 
 
 def branch_name_ok(name: str) -> bool:
-    """Whether ``refs/heads/NAME`` is a ref name git takes (``git check-ref-format``'s
-    rules; tests/test_contracts.py holds them to git's on generated names)."""
+    """Whether ``refs/heads/NAME`` is a ref name git takes."""
+    return ref_name_ok(f"refs/heads/{name}")
+
+
+def ref_name_ok(name: str) -> bool:
+    """Whether ``name`` (a whole ref name, ``refs/...``) is one git takes
+    (``git check-ref-format``'s rules; tests/test_contracts.py holds them to
+    git's on generated names)."""
     if not name or name.endswith((".", "/")) or name.startswith("/"):
         return False
     if any(c in name for c in " ~^:?*[\\") or any(c < " " or c == "\x7f" for c in name):

@@ -10,7 +10,8 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from vibegit.core.settings import Settings
+from vibegit.core.settings import Settings, ref_name_ok
+from vibegit.core.settings import settings as read_settings
 from vibegit.errors import BadInput, GitError, Interrupted, Refused, Unavailable, VibegitError
 from vibegit.infra import git
 
@@ -51,15 +52,11 @@ def state_remote(repo: git.Repo, settings: Settings, given: str | None = None, f
     )
 
 
-_valid: set[str] = set()  # refs check-ref-format accepted in this process
-
-
-def remote_ref(repo: git.Repo, remote: str) -> str:
+def remote_ref(remote: str) -> str:
+    """Where the state branch of ``remote`` is kept once fetched."""
     ref = f"{git.REMOTE_NS}{remote}"
-    if ref not in _valid:
-        if repo.git("check-ref-format", ref, check=False).returncode:
-            raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
-        _valid.add(ref)
+    if not ref_name_ok(ref):
+        raise BadInput(f"remote name {remote[:60]!r} cannot name a ref")
     return ref
 
 
@@ -127,21 +124,85 @@ def fetch(
     """The remote's state tip, fetched into refs/vibegit/remote/REMOTE; None
     when it has none (``timeout``: seconds, after which the fetch fails;
     ``retry``: the command a failure tells to run again)."""
-    with fetching(repo, settings, remote, timeout, retry) as fetched:
+    with fetching(repo, settings, remote, timeout, retry) as (_, fetched):
         return fetched()
+
+
+# git dir -> sync's first fetch, begun while the command's modules load
+# (``begun``): its arguments, the copy fetched before it, and its answer.
+_begun: dict[str, tuple[list[str], str | None, Callable[[], git.Done]]] = {}
+
+
+@contextmanager
+def begun(given: str | None) -> Iterator[None]:
+    """sync's first fetch, begun now (``given``: its ``--remote``) for the
+    block's ``fetching`` to take: the remote answers while the command's
+    modules load. Whatever stops it here (no repository, no remote, a bad
+    setting) the command says in its own order: nothing is begun then. A
+    block that ends without taking it ends it."""
+    try:
+        repo = git.find_repo()
+        config = git.read_config(repo)
+        conf = read_settings(config)
+        args = _fetch_args(conf, state_remote(repo, conf, given, git.remote_config(repo, config)))
+    except VibegitError:
+        yield
+        return
+    with git.found_early(repo, config), _started(repo, args, None, before=True, unasked=True) as (known, ended):
+        _begun[repo.git_dir] = (args, known, ended)
+        try:
+            yield
+        finally:
+            _begun.pop(repo.git_dir, None)
 
 
 @contextmanager
 def fetching(
-    repo: git.Repo, settings: Settings, remote: str, timeout: float | None = None, retry: str = "vibegit sync"
-) -> Iterator[Callable[[], str | None]]:
+    repo: git.Repo,
+    settings: Settings,
+    remote: str,
+    timeout: float | None = None,
+    retry: str = "vibegit sync",
+    *,
+    before: bool = False,
+) -> Iterator[tuple[str | None, Callable[[], str | None]]]:
     """``fetch``, running while the block runs (the block can read the
-    repository meanwhile); the block gets a function that waits for it and
-    returns what ``fetch`` returns."""
-    ref = remote_ref(repo, remote)
-    args = ["fetch", "-q", "--no-tags", "--no-write-fetch-head", "--refmap=", remote, f"+{settings.state_ref}:{ref}"]
-    with git.running(repo, args, env=git.network_env(), timeout=timeout) as ended:
-        yield lambda: _fetched(repo, remote, ref, ended(), retry)
+    repository meanwhile); the block gets, with ``before``, the commit the
+    copy fetched before held (read before this fetch starts; else None), and
+    a function that waits for the fetch and returns what ``fetch`` returns.
+    The fetch ``begun`` started is this one when it is the same."""
+    args = _fetch_args(settings, remote)
+    ref = args[-1].partition(":")[2]
+    early = _begun.pop(repo.git_dir, None)
+    if early is not None and early[0] == args and before and timeout is None:
+        yield early[1], lambda: _fetched(repo, remote, ref, early[2](), retry)
+        return
+    with _started(repo, args, timeout, before=before) as (known, ended):
+        yield known, lambda: _fetched(repo, remote, ref, ended(), retry)
+
+
+def _fetch_args(settings: Settings, remote: str) -> list[str]:
+    """``git fetch`` of the remote's state branch into ``remote_ref`` (its last argument names it)."""
+    return [
+        "fetch",
+        "-q",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--refmap=",
+        remote,
+        f"+{settings.state_ref}:{remote_ref(remote)}",
+    ]
+
+
+@contextmanager
+def _started(
+    repo: git.Repo, args: list[str], timeout: float | None, *, before: bool, unasked: bool = False
+) -> Iterator[tuple[str | None, Callable[[], git.Done]]]:
+    """The fetch of ``args`` running (``git.running``), and with ``before``
+    the commit its ref held before it started."""
+    found = git.reader(repo).get(args[-1].partition(":")[2]) if before else None
+    with git.running(repo, args, env=git.network_env(), timeout=timeout, unasked=unasked) as ended:
+        yield (found[1] if found is not None else None), ended
 
 
 def _fetched(repo: git.Repo, remote: str, ref: str, proc: git.Done, retry: str) -> str | None:
@@ -187,7 +248,7 @@ def send(repo: git.Repo, settings: Settings, remote: str, tip: str, verify: bool
     recorded as the remote's copy."""
     pushed = git.push_ref(repo, settings.state_ref, remote, verify, commit=tip)
     if pushed.ok and pushed.flags != ["="]:
-        repo.git("update-ref", remote_ref(repo, remote), tip, check=False)
+        repo.git("update-ref", remote_ref(remote), tip, check=False)
     return pushed
 
 

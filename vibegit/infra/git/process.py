@@ -173,7 +173,7 @@ def find_repo(cwd: StrPath | None = None) -> Repo:
             here = os.getcwd()
         except FileNotFoundError:
             raise BadInput("the current directory no longer exists (deleted or moved): cd into a repository") from None
-        known = next((repo for repo, where, env in _known_here if where == here and env == os.environ), None)
+        known = next((repo for repo, where, env, _config in _known_here if where == here and env == os.environ), None)
         if known is not None:
             return known
     lines, proc = rev_parse([list(group) for group in FIND_REPO], cwd, early=here)
@@ -206,22 +206,25 @@ def find_repo(cwd: StrPath | None = None) -> Repo:
 _found_here: list[tuple[Repo, str]] = []  # the repository last found from this process's directory, and that directory
 
 
-# The repository found from this directory in this environment, while a
-# ``found_early`` block runs: found before the command's modules loaded.
-_known_here: list[tuple[Repo, str, dict[str, str]]] = []
+# The repository found from this directory in this environment, and its
+# config when that was read too, while a ``found_early`` block runs: found
+# before the command's modules loaded.
+_known_here: list[tuple[Repo, str, dict[str, str], Config | None]] = []
 
 
 @contextmanager
-def found_early(repo: Repo) -> Iterator[None]:
+def found_early(repo: Repo, config: Config | None = None) -> Iterator[None]:
     """While the block runs, ``find_repo`` from the directory ``repo`` was
     just found from, in the same environment, answers ``repo`` without a git
     process (a checkpoint finds it to begin its snapshot, then the command
-    finds it again). It ends with the block: the next command finds its own."""
+    finds it again), and ``read_config(repo)`` answers ``config`` when given
+    (sync reads it to begin its fetch). It ends with the block: the next
+    command finds and reads its own."""
     here = early_for(repo)
     if here is None:
         yield
         return
-    _known_here[:] = [(repo, here, dict(os.environ))]
+    _known_here[:] = [(repo, here, dict(os.environ), config)]
     try:
         yield
     finally:
@@ -262,6 +265,9 @@ def read_config(repo: Repo) -> Config:
     remote's URL and the few of git's that vibegit reads (core.hooksPath,
     git-lfs's filter), in one
     process; section and key lower-cased as git does (a branch name keeps its case)."""
+    known = next((c for r, _, env, c in _known_here if r == repo and c is not None and env == os.environ), None)
+    if known is not None:
+        return known.copy()
     proc = run(READ_CONFIG, cwd=repo.toplevel, check=False, early=early_for(repo))
     config = Config()
     for item in proc.stdout.decode(errors="replace").split("\0"):
