@@ -125,6 +125,16 @@ def test_object_ids_are_gits_small_and_big(tmp_path: Path, object_format: str) -
         assert git(repo, "cat-file", "-s", oid) == str(len(data))
 
 
+@pytest.mark.parametrize("algorithm", ["sha1", "sha256"])
+def test_a_digest_is_hashlibs_from_the_built_in_module_or_not(algorithm: str) -> None:
+    """Small data goes to the interpreter's own module (no OpenSSL to load), big data to hashlib."""
+    import hashlib
+
+    assert objects._built_in(algorithm) is not None  # this Python has it: the small path is the one tried
+    for data in (b"", b"vibegit-scanned 2\0rules", os.urandom(4096), os.urandom(vgit.SMALL_OBJECT + 1)):
+        assert vgit.digest(algorithm, data) == hashlib.new(algorithm, data).digest()
+
+
 def test_no_git_on_path_is_one_line_that_says_so(tmp_path: Path) -> None:
     import subprocess
     import sys

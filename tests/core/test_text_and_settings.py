@@ -277,4 +277,10 @@ def test_a_lazy_pattern_answers_as_the_compiled_one(text: str, pattern: str, fla
         assert (ours and ours.groups(), ours and ours.span()) == (theirs and theirs.groups(), theirs and theirs.span())
     assert lazy.sub("-", text) == compiled.sub("-", text)
     assert lazy.sub("-", text, count=1) == compiled.sub("-", text, count=1)
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    for pos in range(len(text) + 1):
+        for name in ("match", "search"):
+            ours, theirs = getattr(lazy, name)(text, pos), getattr(compiled, name)(text, pos)
+            assert (ours and ours.span()) == (theirs and theirs.span())
+    assert (lazy.pattern, lazy.flags, lazy.groups) == (compiled.pattern, compiled.flags, compiled.groups)
     assert lazy.compiled is lazy.compiled  # compiled once

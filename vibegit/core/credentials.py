@@ -7,6 +7,10 @@ Each rule starts with a literal or a small character set and checks the
 character before it in Python: a leading ``\\b`` or look-behind would turn
 off the regex engine's fast prefix search (20-30x slower per MiB). The
 rules, the allowlist and the numbers behind them are in docs/secrets.md.
+
+Every pattern is a ``LazyPattern``: compiled when a scan first needs it. A
+text the prefilters rule out never compiles a rule's own pattern, and
+loading the rules costs no compiling (5 ms of a sync's start, before).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 
 from vibegit.core.records import NamedTuple, fields, is_record, replace
-from vibegit.core.text import bad_char
+from vibegit.core.text import LazyPattern, bad_char
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 
@@ -31,12 +35,12 @@ if TYPE_CHECKING:  # the pre-push hook imports these rules: no state model at st
     from vibegit.core.model import Checkpoint
 
 REDACTED = "[REDACTED]"
-FINGERPRINT = re.compile(r"[0-9a-f]{20}\Z")
+FINGERPRINT = LazyPattern(r"[0-9a-f]{20}\Z")
 
 
 class Rule(NamedTuple):
     kind: str
-    pattern: re.Pattern[str]
+    pattern: LazyPattern
     group: int  # the secret itself (0: the whole match); redacted and fingerprinted
     edge: str = ""  # characters that must not come right before the match ("" none)
     check: str = ""  # a further test of the value: "keyword", "url", "basic", "pem", "bearer", "b64pem", "mixed",
@@ -46,8 +50,8 @@ class Rule(NamedTuple):
     # engine's prefix search beats ``in`` for short needles); a match begins where one of
     # ``starts`` matches the lower-cased text, and the rule is tried only there.
     needles: tuple[str, ...] = ()
-    gate: re.Pattern[str] | None = None
-    starts: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = ()
+    gate: LazyPattern | None = None
+    starts: tuple[tuple[LazyPattern, tuple[int, ...]], ...] = ()
     lines: bool = False  # a match is a line that holds what ``gate`` finds: tried only at such lines' starts
     family: str = ""  # rules gated together first (``_families``): one pass finds whether any of them may match
 
@@ -63,56 +67,58 @@ _REST = r"""[^\s"'`,;(){}\[\]<>%\\]"""
 _VALUE = rf"({_FIRST}{_REST}{{7,249}})"
 _ASSIGN = r"""["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?"""  # what stands between a key-like name and its value
 
-_SK = re.compile("k-(?<=sk-)")  # OpenAI's and Anthropic's keys; led by its rarer letter, as the gates below
+_SK = LazyPattern("k-(?<=sk-)")  # OpenAI's and Anthropic's keys; led by its rarer letter, as the gates below
 
 RULES: tuple[Rule, ...] = (
     Rule(
         "private key",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
+        LazyPattern(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END |\Z)"),
         1,
         check="pem",
         needles=("PRIVATE KEY",),
     ),
     Rule(
         "AWS access key id",
-        re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
+        LazyPattern(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
         0,
         _UPPER,
-        gate=re.compile(r"A(?:KI|SI|BI|CC)A"),
+        gate=LazyPattern(r"A(?:KI|SI|BI|CC)A"),
         family="A",
     ),
     Rule(
         "GitHub token",
-        re.compile(r"gh[pousr]_[A-Za-z0-9]{36,255}"),
+        LazyPattern(r"gh[pousr]_[A-Za-z0-9]{36,255}"),
         0,
         _WORD,
-        gate=re.compile("gh[pousr]_"),
+        gate=LazyPattern("gh[pousr]_"),
         family="g",
     ),
     Rule(
-        "GitHub token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",), family="g"
+        "GitHub token", LazyPattern(r"github_pat_[A-Za-z0-9_]{22,255}"), 0, _WORD, needles=("github_pat_",), family="g"
     ),
     Rule(
         "GitLab token",
-        re.compile(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"),
+        LazyPattern(r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}"),
         0,
         _TOKEN,
-        gate=re.compile("gl(?:pat|dt|rt|ptt|cbt|oas)-"),
+        gate=LazyPattern("gl(?:pat|dt|rt|ptt|cbt|oas)-"),
         family="g",
     ),
-    Rule("Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, gate=re.compile("xox[abposr]-")),
+    Rule("Slack token", LazyPattern(r"xox[abposr]-[A-Za-z0-9-]{10,250}"), 0, _WORD, gate=LazyPattern("xox[abposr]-")),
     Rule(
         "Slack webhook",
-        re.compile(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
+        LazyPattern(r"hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]{6,12}/[AB][A-Z0-9]{6,12}/[A-Za-z0-9]{16,}"),
         0,
         needles=("hooks.slack.com/",),
         family="h",
     ),
-    Rule("Stripe key", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, gate=re.compile("k_live_"), family="k"),
-    Rule("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, gate=re.compile("AIza"), family="A"),
+    Rule(
+        "Stripe key", LazyPattern(r"[sr]k_live_[A-Za-z0-9]{20,250}"), 0, _WORD, gate=LazyPattern("k_live_"), family="k"
+    ),
+    Rule("Google API key", LazyPattern(r"AIza[0-9A-Za-z_-]{35}"), 0, _WORD, gate=LazyPattern("AIza"), family="A"),
     Rule(
         "OpenAI key",
-        re.compile(
+        LazyPattern(
             r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|[A-Za-z0-9_-]{16,250}T3BlbkFJ[A-Za-z0-9_-]{16,250})"
         ),
         0,
@@ -120,116 +126,118 @@ RULES: tuple[Rule, ...] = (
         gate=_SK,
         family="k",
     ),
-    Rule("Anthropic key", re.compile(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, gate=_SK, family="k"),
+    Rule(
+        "Anthropic key", LazyPattern(r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,250}"), 0, _TOKEN, gate=_SK, family="k"
+    ),
     Rule(
         "SendGrid key",
-        re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
         0,
         _TOKEN,
-        gate=re.compile(r"SG\."),
+        gate=LazyPattern(r"SG\."),
         family="S",
     ),
-    Rule("npm token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, gate=re.compile("npm_")),
+    Rule("npm token", LazyPattern(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 0, _WORD, gate=LazyPattern("npm_")),
     Rule(
         "PyPI token",
-        re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+        LazyPattern(r"pypi-AgE[A-Za-z0-9_-]{50,}"),
         0,
         _TOKEN,
-        gate=re.compile("AgE(?<=pypi-AgE)"),
+        gate=LazyPattern("AgE(?<=pypi-AgE)"),
         family="A",
     ),
     Rule(
         "Azure storage key",
-        re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
+        LazyPattern(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
         1,
-        gate=re.compile("AccountKey="),
+        gate=LazyPattern("AccountKey="),
         family="A",
     ),
     Rule(
         "JSON web token",
-        re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
+        LazyPattern(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
         0,
         _TOKEN,
-        gate=re.compile("J(?<=eyJ)"),
+        gate=LazyPattern("J(?<=eyJ)"),
     ),
     Rule(
         "Discord bot token",
-        re.compile(r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"),
         0,
         _TOKEN,
-        gate=re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
+        gate=LazyPattern(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}"),  # its middle part, found by the literal dot
     ),
     Rule(
         "base64 private key",  # kubeconfig's client-key-data, a Kubernetes secret's tls.key: a PEM key, base64
-        re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}"),
+        LazyPattern(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}"),
         0,
         _WORD + "+/",
         "b64pem",
-        gate=re.compile("LS0tLS1CRUdJTi"),  # base64 of "-----BEGIN"
+        gate=LazyPattern("LS0tLS1CRUdJTi"),  # base64 of "-----BEGIN"
     ),
     Rule(
         "Hugging Face token",
-        re.compile(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])"),
+        LazyPattern(r"hf_[A-Za-z]{34}(?![A-Za-z0-9_])"),
         0,
         _WORD,
         "mixed",
-        gate=re.compile("hf_"),
+        gate=LazyPattern("hf_"),
         family="h",
     ),
     Rule(
         "Vault token",
-        re.compile(r"hv[sbr]\.[A-Za-z0-9_-]{24,300}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"hv[sbr]\.[A-Za-z0-9_-]{24,300}(?![A-Za-z0-9_-])"),
         0,
         _WORD + ".",
         "random",
-        gate=re.compile(r"v[sbr]\.(?<=hv[sbr]\.)"),  # led by its rarer letter
+        gate=LazyPattern(r"v[sbr]\.(?<=hv[sbr]\.)"),  # led by its rarer letter
     ),
     Rule(
         "Telegram bot token",
-        re.compile(r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
         0,
         _WORD,
-        gate=re.compile(r"AA(?<=:AA)[A-Za-z0-9_-]{33}"),  # the secret's start; the bot's id before it
+        gate=LazyPattern(r"AA(?<=:AA)[A-Za-z0-9_-]{33}"),  # the secret's start; the bot's id before it
         family="A",
     ),
     Rule(
         "Twilio API key",
-        re.compile(r"SK[0-9a-f]{32}(?![0-9A-Za-z])"),
+        LazyPattern(r"SK[0-9a-f]{32}(?![0-9A-Za-z])"),
         0,
         _WORD,
-        gate=re.compile("SK[0-9a-f]{32}"),
+        gate=LazyPattern("SK[0-9a-f]{32}"),
         family="S",
     ),
     Rule(
         "Twilio auth token",  # beside its account's id: Client("AC…", "…"), AC…:…
-        re.compile(r"AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?([0-9a-f]{32})(?![0-9A-Za-z])"),
+        LazyPattern(r"AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?([0-9a-f]{32})(?![0-9A-Za-z])"),
         1,
         _WORD,
-        gate=re.compile("AC[0-9a-f]{32}"),
+        gate=LazyPattern("AC[0-9a-f]{32}"),
         family="A",
     ),
     Rule(
         "bearer token",
-        re.compile(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"),
+        LazyPattern(r"Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)"),
         1,
         _WORD,
         "bearer",
-        gate=re.compile("Bearer"),
+        gate=LazyPattern("Bearer"),
         family="B",
     ),
     # scheme://user:password@host; the user may be empty (redis://:pw@host)
     Rule(
         "password in a URL",
-        re.compile(r"://[^\s/:@\"'<>]{0,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"),
+        LazyPattern(r"://[^\s/:@\"'<>]{0,100}:([^\s/@\"'<>]{3,200})@[A-Za-z0-9\[]"),
         1,
         "",
         "url",
-        gate=re.compile("://"),
+        gate=LazyPattern("://"),
         family=":",
     ),
     Rule(
         "netrc password",
-        re.compile(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"),
+        LazyPattern(r"machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(\S{4,})"),
         1,
         _WORD,
         needles=("machine",),
@@ -237,33 +245,33 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "base64 user:password",
-        re.compile(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
+        LazyPattern(r"Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
         1,
         _WORD,
         "basic",
-        gate=re.compile("Basic"),
+        gate=LazyPattern("Basic"),
         family="B",
     ),
     Rule(
         "base64 user:password",
-        re.compile(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""),
+        LazyPattern(r"\"auth\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{8,}={0,2})\""),
         1,
         "",
         "basic",
-        gate=re.compile('"auth"'),
+        gate=LazyPattern('"auth"'),
     ),
     Rule(
         "pgpass line",
-        re.compile(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),
+        LazyPattern(r"(?m)^[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S{3,})$"),
         1,
-        gate=re.compile(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
+        gate=LazyPattern(r":(?:\d{1,5}|\*):"),  # its port field, found by the literal colon
         family=":",
         lines=True,
     ),
     # passwords on command lines: curl -u user:pw (--user), sshpass -p pw, mysql -ppw (and its kin)
     Rule(
         "password in a curl command",
-        re.compile(
+        LazyPattern(
             rf"curl[^\n|;&]{{0,400}}?[ \t](?:-u[ \t]*|--user[ \t=]+)[\"']?[^\s:\"']*:({_FIRST}[^\s\"']{{2,200}})"
         ),
         1,
@@ -273,7 +281,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password in an sshpass command",
-        re.compile(rf"sshpass(?:[ \t]+(?:-[fdP][ \t]*\S+|-[evhV]+))*[ \t]+-p[ \t]*[\"']?({_FIRST}[^\s\"']{{2,200}})"),
+        LazyPattern(rf"sshpass(?:[ \t]+(?:-[fdP][ \t]*\S+|-[evhV]+))*[ \t]+-p[ \t]*[\"']?({_FIRST}[^\s\"']{{2,200}})"),
         1,
         _WORD,
         "cli",
@@ -281,20 +289,20 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password in a mysql command",
-        re.compile(
+        LazyPattern(
             rf"(?:mysql(?:dump|admin|import|show|check|slap)?|mariadb(?:-dump|-admin)?)(?![\w-])"
             rf"[^\n|;&]{{0,300}}?[ \t]-p[\"']?({_FIRST}[^\s\"']{{2,200}})"
         ),
         1,
         _WORD,
         "cli",
-        gate=re.compile("(?:mysql|mariadb)"),
+        gate=LazyPattern("(?:mysql|mariadb)"),
         family="m",
     ),
     # a key-like name, a separator, a literal value: the name is checked in Python (_keyword_name)
     Rule(
         "secret assigned to a key-like name",
-        re.compile(rf"(?i)(key|token|secret|passw(?:or)?d){_ASSIGN}{_VALUE}"),
+        LazyPattern(rf"(?i)(key|token|secret|passw(?:or)?d){_ASSIGN}{_VALUE}"),
         2,
         "",
         "keyword",
@@ -302,25 +310,25 @@ RULES: tuple[Rule, ...] = (
         # shortest value after it (the match is that part of the name only, so a name inside the value
         # before is found too), and the name's start that many characters before
         starts=(
-            (re.compile(rf"k(?:ey|en)(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (0, 2)),  # key, to-ken
-            (re.compile(rf"cret(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (2,)),  # se-cret
-            (re.compile(rf"w(?:or)?d(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (4,)),  # pass-w(or)d
+            (LazyPattern(rf"k(?:ey|en)(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (0, 2)),  # key, to-ken
+            (LazyPattern(rf"cret(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (2,)),  # se-cret
+            (LazyPattern(rf"w(?:or)?d(?={_ASSIGN}{_FIRST}{_REST}{{7}})"), (4,)),  # pass-w(or)d
         ),
     ),
 )
 
 # -- the built-in allowlist: what is never a credential -----------------------------
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = LazyPattern(
     r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%\([^)]*\)s|changeme|change_me\w*|example\w*|your\w*|"
     r"redacted|none|null|true|false|dummy\w*|test\w*|placeholder|pass(?:word|wd)?\d*|pwd|secret|token|"
     r"tiger|foo|bar|baz|user)$"
     r"|xxxx|XXXX|\*\*\*|REDACTED|EXAMPLE|(?i:your[-_](?:api[-_]?)?(?:key|token|secret|password))"
 )
-_WORDS = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*[.?!]?\Z|[A-Za-z]+(?:[ \t]+\S+)+\Z")  # words, UI text, prose
-_IDENT = re.compile(r"\+?[A-Za-z_][A-Za-z_.|:+-]*\Z")  # names, slugs, dotted paths without digits
-_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
-_PATH = re.compile(r"(?:~|\.{1,2})?/(?:[\w.-]+/)+[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|jks|json|txt|der)\Z")
+_WORDS = LazyPattern(r"[A-Za-z]+(?: [A-Za-z]+)*[.?!]?\Z|[A-Za-z]+(?:[ \t]+\S+)+\Z")  # words, UI text, prose
+_IDENT = LazyPattern(r"\+?[A-Za-z_][A-Za-z_.|:+-]*\Z")  # names, slugs, dotted paths without digits
+_CODE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")  # name or a.b.c
+_PATH = LazyPattern(r"(?:~|\.{1,2})?/(?:[\w.-]+/)+[\w.-]+\.(?:pem|key|crt|cer|p12|pfx|jks|json|txt|der)\Z")
 _SEQUENCES = ("0123456789" * 3, "abcdefghijklmnopqrstuvwxyz" * 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 2)
 _SHAPELESS = ("url", "keyword", "basic", "bearer", "cli")  # found by where they stand, not by a known format
 # Published example values (the jwt.io example token's signature).
@@ -361,7 +369,7 @@ def _keyword_name(text: str, start: int, word: str) -> bool:
     return text[max(0, start - 3) : start].lower() == "api"  # apikey, APIKEY
 
 
-_NAMED = re.compile(r"[A-Za-z]+(?:[_.:-](?:[A-Za-z]+|[vV]?[0-9]+))+\Z")  # user_id_2024_v2, created_at_desc_v3
+_NAMED = LazyPattern(r"[A-Za-z]+(?:[_.:-](?:[A-Za-z]+|[vV]?[0-9]+))+\Z")  # user_id_2024_v2, created_at_desc_v3
 
 
 def _literal(value: str, text: str, end: int, word: str = "") -> bool:
@@ -404,7 +412,7 @@ def _url(text: str, start: int) -> bool:
     return i < start and text[i].isalpha()
 
 
-_PEM_BODY = re.compile(r"[A-Za-z0-9+/]{20}")
+_PEM_BODY = LazyPattern(r"[A-Za-z0-9+/]{20}")
 
 
 def _passes(rule: Rule, match: re.Match[str], text: str) -> bool:
@@ -480,7 +488,7 @@ def find(text: str, first_line: int = 1) -> list[Hit]:
     wins where two overlap); ``first_line`` numbers the text's first line."""
     found: list[tuple[int, int, int, str, str]] = []  # start, rule, end, kind, value
     lowered: str | None = None
-    gated: dict[re.Pattern[str], bool] = {}
+    gated: dict[re.Pattern[str] | LazyPattern, bool] = {}
     families = _FAMILIES or _families()
     for index, rule in enumerate(RULES):
         if rule.family:

@@ -8,7 +8,7 @@ from vibegit.errors import BadInput
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 # ``re`` (and the ``enum`` it loads) is imported at a pattern's first use:
 # a checkpoint starts its snapshot's git processes before that (``snapshot.begun``).
@@ -34,14 +34,32 @@ class LazyPattern:
             self._compiled = re.compile(self._pattern, self._flags)
         return self._compiled
 
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
+    @property
+    def pattern(self) -> str:
+        return self._pattern
+
+    @property
+    def flags(self) -> int:
+        return self.compiled.flags
+
+    @property
+    def groups(self) -> int:
+        return self.compiled.groups
+
+    def __repr__(self) -> str:  # as re's (the scan's record of its rules names them by it)
+        return f"LazyPattern({self._pattern!r}, {self._flags})"
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
         return self.compiled.fullmatch(text)
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.search(text, pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
 
     def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
         return self.compiled.sub(replacement, text, count=count)

@@ -37,22 +37,18 @@ def rules_key() -> bytes:
     vibegit with other rules believes no line of an older one)."""
     global _key
     if _key is None:
-        import hashlib  # here: a scan loads it once it records (OpenSSL's, 2 ms), not before it starts
-
         try:
             with open(credentials.__file__, "rb") as f:
                 source = f.read()
         except OSError:
             source = repr(credentials.RULES).encode()
-        _key = hashlib.sha256(b"vibegit-scanned 2\0" + source).digest()
+        _key = git.digest("sha256", b"vibegit-scanned 2\0" + source)
     return _key
 
 
 def _check(ids: str) -> str:
     """The check of a line's ids (as written: separated by spaces)."""
-    import hashlib
-
-    return hashlib.sha256(rules_key() + ids.encode()).hexdigest()[:16]
+    return git.digest("sha256", rules_key() + ids.encode()).hex()[:16]
 
 
 def _read(repo: git.Repo) -> bytes:

@@ -24,7 +24,8 @@ from vibegit.infra.gitlite import CAT_FILE, PIPE, grow_pipe
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds at every start
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from collections.abc import Callable
+    from typing import Any, BinaryIO
 
 BATCH = 256  # names asked of cat-file at once: two batches' lines fit in a pipe, so asking never blocks
 AHEAD_BYTES = 24 << 10  # a batch's lines up to this size are asked while the one before is answered
@@ -346,29 +347,45 @@ def ready_to_write() -> None:
     git stages the working tree)."""
     import zlib  # noqa: F401
 
-    _digest("sha1", b"")  # its first use loads the hash
+    digest("sha1", b"")  # its first use loads the hash
 
 
-def _digest(object_format: str, data: bytes) -> bytes:
-    """The hash of ``data`` in the repository's object format. A state file
-    is small: Python's built-in sha1 hashes it, which loads in 0.4 ms where
-    ``hashlib`` (OpenSSL) takes 3 to 4 ms at start-up; a big content, or
-    sha256, goes to ``hashlib`` (about ten times faster per byte)."""
-    if object_format == "sha1" and len(data) <= SMALL_OBJECT:
-        try:
-            from _sha1 import sha1  # type: ignore[import-not-found]
-        except ImportError:  # a Python built without it
-            pass
-        else:
-            return bytes(sha1(data).digest())
+def digest(algorithm: str, data: bytes) -> bytes:
+    """The ``algorithm`` hash (sha1, sha256: an object format's, a record's)
+    of ``data``. A small one is hashed by Python's built-in module, which
+    loads in 0.4 ms where ``hashlib`` (OpenSSL) takes 2 to 4 ms at start-up
+    (an event writes a few small objects, a sync records its scan); a big
+    one goes to ``hashlib`` (about ten times faster per byte)."""
+    new = _built_in(algorithm) if len(data) <= SMALL_OBJECT else None
+    if new is not None:
+        return bytes(new(data).digest())
     import hashlib
 
-    return hashlib.new(object_format, data).digest()
+    return hashlib.new(algorithm, data).digest()
+
+
+def _built_in(algorithm: str) -> Callable[[bytes], Any] | None:
+    """The interpreter's own hash ``algorithm`` (sha1; sha256: ``_sha2`` since
+    Python 3.12, ``_sha256`` before), None without it."""
+    try:
+        if algorithm == "sha1":
+            from _sha1 import sha1  # type: ignore[import-not-found]
+
+            return sha1  # type: ignore[no-any-return]
+        if algorithm == "sha256":
+            try:
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            except ImportError:
+                from _sha256 import sha256  # type: ignore[import-not-found]
+            return sha256  # type: ignore[no-any-return]
+    except ImportError:  # a Python built without them
+        pass
+    return None
 
 
 def _object_id(object_format: str, raw: bytes) -> str:
     """The id of an object (header and content)."""
-    return _digest(object_format, raw).hex()
+    return digest(object_format, raw).hex()
 
 
 def blob_id(repo: Repo, data: bytes) -> str:
@@ -490,7 +507,7 @@ def _write_pack(repo: Repo, objects: dict[str, tuple[str, bytes]]) -> None:
             _write_loose(repo, oid, f"{kind} {len(data)}\0".encode() + data)
         return
     pack = b"".join(parts)
-    checksum = _digest(repo.object_format, pack)
+    checksum = digest(repo.object_format, pack)
     rows.sort()
     counts = [0] * 256
     for raw, _, _ in rows:
@@ -511,7 +528,7 @@ def _write_pack(repo: Repo, objects: dict[str, tuple[str, bytes]]) -> None:
     )
     folder, name = os.path.join(repo.objects_dir, "pack"), f"pack-{checksum.hex()}"
     _place(folder, "tmp_pack_", pack + checksum, f"{name}.pack")
-    _place(folder, "tmp_idx_", index + _digest(repo.object_format, index), f"{name}.idx")
+    _place(folder, "tmp_idx_", index + digest(repo.object_format, index), f"{name}.idx")
 
 
 def _mkdir(path: str) -> None:
