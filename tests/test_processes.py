@@ -118,7 +118,7 @@ def test_object_ids_are_gits_small_and_big(tmp_path: Path, object_format: str) -
     repo = tmp_path / object_format
     git(tmp_path, "init", "-q", f"--object-format={object_format}", str(repo))
     found = vgit.find_repo(repo)
-    for data in (b"", b"state\n", os.urandom(vgit.SMALL_OBJECT + 1)):  # Python's own sha1, then hashlib's
+    for data in (b"", b"state\n", os.urandom(vgit.BUILT_IN_BYTES + 1)):  # Python's own sha1, then hashlib's
         (tmp_path / "blob").write_bytes(data)
         oid = vgit.write_object(found, "blob", data)
         assert oid == vgit.blob_id(found, data) == git(repo, "hash-object", str(tmp_path / "blob"))
@@ -126,13 +126,23 @@ def test_object_ids_are_gits_small_and_big(tmp_path: Path, object_format: str) -
 
 
 @pytest.mark.parametrize("algorithm", ["sha1", "sha256"])
-def test_a_digest_is_hashlibs_from_the_built_in_module_or_not(algorithm: str) -> None:
-    """Small data goes to the interpreter's own module (no OpenSSL to load), big data to hashlib."""
+def test_a_digest_is_hashlibs_whichever_module_makes_it(algorithm: str) -> None:
+    """The first bytes a process hashes go to the interpreter's own module (no OpenSSL to
+    load), the rest to hashlib: the same digests."""
     import hashlib
+    import subprocess
+    import sys
 
-    assert objects._built_in(algorithm) is not None  # this Python has it: the small path is the one tried
-    for data in (b"", b"vibegit-scanned 2\0rules", os.urandom(4096), os.urandom(vgit.SMALL_OBJECT + 1)):
-        assert vgit.digest(algorithm, data) == hashlib.new(algorithm, data).digest()
+    new = objects._built_in(algorithm)
+    assert new is not None  # this Python has it: the path a fresh process takes first
+    for data in (b"", b"vibegit-scanned 2\0rules", os.urandom(4096), os.urandom(vgit.BUILT_IN_BYTES + 1)):
+        assert bytes(new(data).digest()) == hashlib.new(algorithm, data).digest() == vgit.digest(algorithm, data)
+    code = (
+        "import sys\nfrom vibegit.infra import git\n"
+        f"git.digest({algorithm!r}, bytes(1000))\nassert 'hashlib' not in sys.modules\n"
+        f"git.digest({algorithm!r}, bytes(git.BUILT_IN_BYTES))\nassert 'hashlib' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PACKAGE.parent)
 
 
 def test_no_git_on_path_is_one_line_that_says_so(tmp_path: Path) -> None:
@@ -239,7 +249,7 @@ def test_the_objects_of_a_packed_block_are_one_pack_git_reads_and_indexes_alike(
     cat = vgit.reader(found)
     assert cat.info("HEAD") is None
     person = vgit.Identity("A", "a@example.com")
-    big = os.urandom(vgit.SMALL_OBJECT + 1)  # its size needs four bytes of the entry's header
+    big = os.urandom((1 << 20) + 1)  # its size needs four bytes of the entry's header
     with vgit.packed(found):
         blobs = [vgit.write_object(found, "blob", data) for data in (b"", b"state\n", b"state\n", big)]
         tree = vgit.write_tree(found, [vgit.TreeEntry("100644", f"f{i}", oid) for i, oid in enumerate(blobs)])

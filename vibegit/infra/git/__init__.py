@@ -24,8 +24,8 @@ from vibegit.core.text import HEX, is_oid
 from vibegit.infra.git.objects import (
     AHEAD_BYTES,
     BATCH,
+    BUILT_IN_BYTES,
     KINDS,
-    SMALL_OBJECT,
     Answer,
     CatFile,
     TooLarge,
@@ -131,6 +131,7 @@ else:
 __all__ = [
     "AHEAD_BYTES",
     "BATCH",
+    "BUILT_IN_BYTES",
     "FALLBACK_EMAIL",
     "FALLBACK_NAME",
     "HEX",
@@ -138,7 +139,6 @@ __all__ = [
     "IN_HOOK",
     "KINDS",
     "REMOTE_NS",
-    "SMALL_OBJECT",
     "Answer",
     "Apart",
     "CatFile",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import sys
 import time
 from _thread import get_ident  # threading's, without its import
 from collections.abc import Generator, Iterable, Iterator
@@ -338,7 +339,8 @@ def close_readers(every_thread: bool = False, wait: bool = True) -> None:
 atexit.register(close_readers, every_thread=True)
 
 
-SMALL_OBJECT = 1 << 20  # up to this size a sha1 id is hashed by Python's own module, not OpenSSL's
+BUILT_IN_BYTES = 256 << 10  # what Python's own hash modules take in a process before hashlib is loaded
+_built_in_took = [0]  # bytes they hashed in this process
 
 
 def ready_to_write() -> None:
@@ -352,12 +354,15 @@ def ready_to_write() -> None:
 
 def digest(algorithm: str, data: bytes) -> bytes:
     """The ``algorithm`` hash (sha1, sha256: an object format's, a record's)
-    of ``data``. A small one is hashed by Python's built-in module, which
-    loads in 0.4 ms where ``hashlib`` (OpenSSL) takes 2 to 4 ms at start-up
-    (an event writes a few small objects, a sync records its scan); a big
-    one goes to ``hashlib`` (about ten times faster per byte)."""
-    new = _built_in(algorithm) if len(data) <= SMALL_OBJECT else None
+    of ``data``. Python's built-in module loads in 0.4 ms where ``hashlib``
+    (OpenSSL) takes 2 to 4 ms, and OpenSSL hashes five to ten times faster:
+    the first ``BUILT_IN_BYTES`` a process hashes go to the built-in one (an
+    event's few small objects, a sync's short record of its scan), the rest,
+    or all once ``hashlib`` is loaded, to ``hashlib``."""
+    took = _built_in_took[0] + len(data)
+    new = _built_in(algorithm) if took <= BUILT_IN_BYTES and "hashlib" not in sys.modules else None
     if new is not None:
+        _built_in_took[0] = took
         return bytes(new(data).digest())
     import hashlib
 
