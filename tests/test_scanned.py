@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import Machines, git, remote_with_laptop
+from vibegit.core import credentials
 from vibegit.infra import git as vgit
 from vibegit.infra import scanned
 
@@ -88,6 +89,10 @@ def test_each_line_is_believed_whole_or_not_at_all(
     old = ids[0] + " " + hashlib.sha256(scanned.rules_key() + ids[0].encode()).hexdigest()[:16]
     record(laptop).write_text(old + "\n")
     assert not scanned.load(repo)
+    # vibegit 0.2.0's record (sha256, its own key): scanned again, once, by this version's
+    key = hashlib.sha256(b"vibegit-scanned 2\0" + Path(credentials.__file__).read_bytes()).digest()
+    record(laptop).write_text(f"{hashlib.sha256(key + ids[0].encode()).hexdigest()[:16]} {ids[0]}\n")
+    assert not scanned.load(repo)
 
 
 _HEXISH = st.text(st.sampled_from("0123456789abcdefA x"), min_size=38, max_size=66)
@@ -106,5 +111,6 @@ def test_a_line_is_taken_whole_only_when_every_id_is_one(ids: list[str]) -> None
     whole, every = scanned._only_ids(" ".join(ids), len(ids)), all(vgit.is_oid(x) for x in ids)
     assert every or not whole  # never a line that holds anything else
     assert whole or not every or len({len(x) for x in ids}) > 1  # the ids of one repository: one width
-    kept = [x for line in scanned.lines(ids) for x in line.decode().split()[1:]]
-    assert kept == [x for x in ids if vgit.is_oid(x)]  # whatever the look said, only the ids are kept
+    kept = [x for packed in scanned.lines(ids) for x in scanned.ids_of(packed).split(" ")]
+    # whatever the look said, only the ids are kept (those of each size on lines of their own)
+    assert sorted(kept) == sorted(x for x in ids if vgit.is_oid(x))

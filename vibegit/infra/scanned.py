@@ -42,13 +42,13 @@ def rules_key() -> bytes:
                 source = f.read()
         except OSError:
             source = repr(credentials.RULES).encode()
-        _key = git.digest("sha256", b"vibegit-scanned 2\0" + source)
+        _key = git.digest("blake2b", b"vibegit-scanned 3\0" + source)
     return _key
 
 
 def _check(ids: str) -> str:
     """The check of a line's ids (as written: separated by spaces)."""
-    return git.digest("sha256", rules_key() + ids.encode()).hex()[:16]
+    return git.digest("blake2b", rules_key() + ids.encode()).hex()[:16]
 
 
 def _read(repo: git.Repo) -> bytes:
@@ -76,18 +76,26 @@ def load(repo: git.Repo) -> dict[str, None]:
 
 
 def lines(oids: Iterable[str]) -> list[bytes]:
-    """The record's lines for ``oids`` (``LINE`` ids a line; anything else is left out), to ``append``
-    once a scan has finished."""
+    """The record's lines for ``oids`` (``LINE`` ids a line; anything else is left out), packed: a
+    byte that says an id's size, then the ids as bytes (half their text's memory: a first sync
+    holds tens of thousands until it ends), to ``append`` once a scan has finished."""
     found = list(oids)
     out = []
     for start in range(0, len(found), LINE):
         chunk = found[start : start + LINE]
         ids = " ".join(chunk)
-        if not _only_ids(ids, len(chunk)):  # one look a line
-            ids = " ".join(oid for oid in chunk if git.is_oid(oid))
-        if ids:
-            out.append(_line(ids))
+        if _only_ids(ids, len(chunk)):  # one look a line
+            groups = [ids]
+        else:  # the ids of each size apart (one repository has one)
+            valid = [oid for oid in chunk if git.is_oid(oid)]
+            groups = [" ".join(oid for oid in valid if len(oid) == width) for width in (40, 64)]
+        out += [bytes((len(group.partition(" ")[0]) // 2,)) + bytes.fromhex(group) for group in groups if group]
     return out
+
+
+def ids_of(packed: bytes) -> str:
+    """The ids of a packed line (``lines``), a space between each two."""
+    return packed[1:].hex(" ", packed[0])
 
 
 def _only_ids(ids: str, n: int) -> bool:
@@ -102,7 +110,8 @@ def _only_ids(ids: str, n: int) -> bool:
     )
 
 
-def _line(ids: str) -> bytes:
+def _line(packed: bytes) -> bytes:
+    ids = ids_of(packed)
     return f"{_check(ids)} {ids}\n".encode()
 
 
@@ -112,7 +121,8 @@ def add(repo: git.Repo, oids: Iterable[str]) -> None:
 
 
 def append(repo: git.Repo, written: list[bytes]) -> None:
-    """Append ``written`` (from ``lines``) to the record, a whole line a write."""
+    """Append ``written`` (packed lines, from ``lines``) to the record, each made its text as it is
+    written, a whole line a write."""
     if not written:
         return
     target = path(repo)
@@ -123,8 +133,8 @@ def append(repo: git.Repo, written: list[bytes]) -> None:
     except OSError:
         return
     try:
-        for line in written:  # a whole line per write: appends of two processes do not mix
-            os.write(fd, line)
+        for packed in written:  # a whole line per write: appends of two processes do not mix
+            os.write(fd, _line(packed))
     except OSError:
         pass
     finally:
