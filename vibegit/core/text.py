@@ -46,7 +46,7 @@ class LazyPattern:
     def groups(self) -> int:
         return self.compiled.groups
 
-    def __repr__(self) -> str:  # as re's (the scan's record of its rules names them by it)
+    def __repr__(self) -> str:  # its pattern and flags (the scan's record keys on the rules' text)
         return f"LazyPattern({self._pattern!r}, {self._flags})"
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
