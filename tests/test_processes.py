@@ -143,7 +143,8 @@ def test_a_digest_is_hashlibs_whichever_module_makes_it(algorithm: str) -> None:
         f"git.digest({algorithm!r}, bytes(1000))\nassert 'hashlib' not in sys.modules\n"
         f"git.digest({algorithm!r}, bytes(git.BUILT_IN_BYTES))\nassert 'hashlib' {more} sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=PACKAGE.parent)
+    # -S -E: a process of its own (no site, no coverage that loads hashlib), vibegit from the checkout
+    subprocess.run([sys.executable, "-S", "-E", "-c", code], check=True, cwd=PACKAGE.parent)
 
 
 def test_no_git_on_path_is_one_line_that_says_so(tmp_path: Path) -> None:
