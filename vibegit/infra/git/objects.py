@@ -83,6 +83,30 @@ def _pieces(out: BinaryIO, rev: str, left: list[int], piece: int) -> Iterator[by
         yield data
 
 
+Answer = tuple[str, str, int, Iterator[bytes]]  # (type, oid, size, the content's pieces)
+
+
+def _whole(out: BinaryIO, rev: str, size: int) -> bytes:
+    """A content of ``size`` bytes read from ``out`` in one piece (the answer
+    to ``rev``), and past the newline after it."""
+    content = out.read(size)
+    if len(content) < size or not out.read(1):
+        raise GitError(f"git cat-file ended inside {rev[:12]}")
+    return content
+
+
+def _streamed(out: BinaryIO, rev: str, found: tuple[str, str, int], piece: int) -> Iterator[Answer]:
+    """The answer whose header was ``found`` (to ``rev``), its content read
+    ``piece`` bytes at a time as the caller takes it (what it leaves unread
+    is skipped), and past the newline after it."""
+    left = [found[2]]
+    yield found[0], found[1], found[2], _pieces(out, rev, left, piece)
+    for _ in _pieces(out, rev, left, piece):  # what the caller left unread
+        pass
+    if not out.read(1):
+        raise GitError(f"git cat-file ended inside {rev[:12]}")
+
+
 class CatFile:
     """One ``git cat-file --batch`` process for every read of an event."""
 
@@ -183,18 +207,10 @@ class CatFile:
                     found = self._answer(name) if name is not None else None
                     if found is None:
                         yield None
-                        continue
-                    if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
-                        content = out.read(found[2])
-                        if len(content) < found[2]:
-                            raise GitError(f"git cat-file ended inside {rev[:12]}")
-                        yield found[0], found[1], found[2], iter((content,))
+                    elif found[2] <= piece:  # one piece: read here, whether the caller takes it or not
+                        yield found[0], found[1], found[2], iter((_whole(out, rev, found[2]),))
                     else:
-                        left = [found[2]]
-                        yield found[0], found[1], found[2], self._pieces(rev, left, piece)
-                        for _ in self._pieces(rev, left, piece):  # what the caller left unread
-                            pass
-                    out.read(1)
+                        yield from _streamed(out, rev, found, piece)
                 if not ahead:
                     asked = ask(data)
                 batch, names = after, next_names
@@ -235,9 +251,6 @@ class CatFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-Answer = tuple[str, str, int, Iterator[bytes]]  # (type, oid, size, the content's pieces)
 
 
 def listing(
@@ -286,17 +299,11 @@ def listing(
             if found is None:
                 yield text(edge), None
                 continue
-            if found[2] <= piece:  # one piece, and the newline after it: read here, taken or not
-                content = out.read(found[2] + 1)
-                if len(content) <= found[2]:
-                    raise GitError(f"git cat-file ended inside {found[1][:12]}")
-                yield found[1], (found[0], found[1], found[2], iter((content[:-1],)))
-                continue
-            left = [found[2]]
-            yield found[1], (found[0], found[1], found[2], _pieces(out, found[1], left, piece))
-            for _ in _pieces(out, found[1], left, piece):  # what the caller left unread
-                pass
-            out.read(1)
+            if found[2] <= piece:  # one piece: read here, whether the caller takes it or not
+                yield found[1], (found[0], found[1], found[2], iter((_whole(out, found[1], found[2]),)))
+            else:
+                for answer in _streamed(out, found[1], found, piece):
+                    yield found[1], answer
         ended = True
     finally:
         if not ended:
