@@ -111,6 +111,7 @@ def test_the_push_command_line() -> None:
     assert push_arguments(["python", "push"]) is None
     assert all(is_dry_run(a) for a in (["--dry-run"], ["-n"], ["-fn"], ["--dry"], ["o", "--dry-run", "main"]))
     assert not any(is_dry_run(a) for a in (["origin"], ["-f"], ["--delete"], ["--", "-n"], ["--no-verify"]))
+    assert not is_dry_run(["--end-of-options", "--dry-run", "main"])  # a remote of that name
 
 
 def test_the_remote_setting() -> None:

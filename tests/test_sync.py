@@ -547,3 +547,21 @@ def test_a_transfer_that_keeps_breaking_off_is_exit_2_in_time(tmp_path: Path, m:
     assert failed.err.startswith("vibegit: git fetch origin failed: ")
     assert "the transfer broke off" in failed.err and failed.err.rstrip().endswith("run 'vibegit sync' again")
     assert "trying again" in failed.out  # it did
+
+
+def test_a_remote_named_like_an_option_is_a_remote_to_git(tmp_path: Path, m: Machines) -> None:
+    """A remote whose name reads as an option of git's (``--upload-pack=PROGRAM``) is
+    fetched from and pushed to by name: git runs no program it names."""
+    remote, laptop = remote_with_laptop(tmp_path)
+    ran = tmp_path / "ran"
+    program = tmp_path / "upload"
+    program.write_text(f'#!/bin/sh\ntouch "{ran}"\nexec git-upload-pack "$@"\n')
+    program.chmod(0o755)
+    name = f"--upload-pack={program}"
+    git(laptop, "config", "--rename-section", "remote.origin", f"remote.{name}")
+    git(laptop, "config", "branch.main.remote", name)
+    m.ok("laptop", laptop, "start", "vibe-code", "--goal", "g")
+    result = m("laptop", laptop, "sync")
+    assert not ran.exists(), result
+    assert result.code == 0, result
+    assert git(remote, "rev-parse", "vibegit/state") == git(laptop, "rev-parse", "vibegit/state")

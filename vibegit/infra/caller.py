@@ -55,7 +55,7 @@ def push_arguments(argv: list[str]) -> list[str] | None:
 
 def is_dry_run(args: list[str]) -> bool:
     for arg in args:
-        if arg == "--":
+        if arg in ("--", "--end-of-options"):  # what follows is a name (a remote "--dry-run"), a ref
             return False
         if arg.startswith("--dr") and "--dry-run".startswith(arg):  # git takes unique abbreviations
             return True

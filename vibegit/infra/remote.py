@@ -189,6 +189,7 @@ def _fetch_args(settings: Settings, remote: str) -> list[str]:
         "--no-tags",
         "--no-write-fetch-head",
         "--refmap=",
+        "--end-of-options",  # a remote's name, whatever it reads as ("--upload-pack=…" in a config)
         remote,
         f"+{settings.state_ref}:{remote_ref(remote)}",
     ]

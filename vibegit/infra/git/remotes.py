@@ -68,7 +68,14 @@ def push_ref(repo: Repo, ref: str, remote: str, verify: bool = True, commit: str
     if commit and not is_oid(commit):
         raise BadInput(f"git push: {commit!r:.60} is not an object id")
     env = network_env()
-    args = ["push", "--porcelain", *([] if verify else ["--no-verify"]), remote, f"{commit or ref}:{ref}"]
+    args = [
+        "push",
+        "--porcelain",
+        *([] if verify else ["--no-verify"]),
+        "--end-of-options",
+        remote,
+        f"{commit or ref}:{ref}",
+    ]
     proc = run(args, cwd=repo.toplevel, check=False, env=env)
     # --porcelain lines: "<flag>\t<from>:<to>\t<summary>"
     refs = [line.split("\t") for line in proc.stdout.decode(errors="replace").splitlines() if line[1:2] == "\t"]
