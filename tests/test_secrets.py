@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import (
     MIRROR,
@@ -432,6 +434,32 @@ def test_a_credential_in_a_state_commits_message_is_refused_oldest_first(tmp_pat
         refused.err.index(f"commit {second[:10]} message:1: looks like a AWS access key"),
     )
     assert github < aws
+
+
+_ENTRY = st.tuples(
+    st.sampled_from([b"100644", b"100755", b"40000", b"120000", b"160000"]),
+    st.binary(min_size=1, max_size=12).filter(lambda n: b"\0" not in n),
+    st.binary(min_size=20, max_size=20),  # an id's bytes: NUL, spaces and digits among them
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_ENTRY, min_size=1, max_size=5), min_size=1, max_size=4))
+def test_a_trees_names_are_read_whatever_its_bytes(trees: list[list[tuple[bytes, bytes, bytes]]]) -> None:
+    """Each name of each tree, read alone (``_names``) and in a group read in one look."""
+    from vibegit.infra import secretscan
+
+    contents = [b"".join(mode + b" " + name + b"\0" + oid for mode, name, oid in entries) for entries in trees]
+    for entries, data in zip(trees, contents, strict=True):
+        assert secretscan._names(data, 20) == [name for _, name, _ in entries]
+    scanned: list[list[bytes]] = []
+    names = secretscan._Names(lambda trees: None)
+    names._scan = lambda raw: scanned.append(raw)  # type: ignore[method-assign]
+    for i, data in enumerate(contents):
+        names.add(f"{i:040x}", data)
+    names.flush()
+    assert not names.unreadable
+    assert scanned == [list(dict.fromkeys(name for entries in trees for _, name, _ in entries))]
 
 
 def test_trees_are_read_together_and_alone_where_that_fails() -> None:

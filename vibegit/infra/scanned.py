@@ -26,6 +26,7 @@ NAME = "vibegit.scanned"  # beside the store's lock, vibegit.lock
 MAX_BYTES = 64 << 20  # about a million objects; beyond it the record starts again
 LINE = 1024  # ids a line (one write: appends of two processes do not mix)
 _key: bytes | None = None
+_ID_BYTES = (git.HEX + " ").encode()  # what a line of ids is made of
 
 
 def path(repo: git.Repo) -> str:
@@ -105,7 +106,8 @@ def _only_ids(ids: str, n: int) -> bool:
         len(ids) == n * (width + 1) - 1
         and ids.count(" ") == n - 1
         and ids[width :: width + 1] == " " * (n - 1)
-        and not ids.replace(" ", "").strip(git.HEX)
+        and ids.isascii()
+        and not ids.encode("ascii").translate(None, _ID_BYTES)  # C's look at each byte (str.strip: 20x slower)
         for width in (40, 64)
     )
 

@@ -295,10 +295,10 @@ class _Names:
             return
         width = len(self._trees[0][0]) // 2  # an id's bytes
         whole = b"".join(data for _, data in self._trees)
-        entries = _tree_entry(width).findall(whole)
+        entries = _tree_entry(width).findall(whole)  # "<mode> <name>" of each
         each: dict[str, list[bytes]] | None = None  # the names of each tree, once read alone
-        if sum(len(mode) + len(name) for mode, name in entries) + (width + 2) * len(entries) == len(whole):
-            names = dict.fromkeys(name for _, name in entries)
+        if sum(map(len, entries)) + (width + 1) * len(entries) == len(whole):
+            names = dict.fromkeys(entry.partition(b" ")[2] for entry in dict.fromkeys(entries))
         else:  # not one run of entries: each tree alone
             read = {tree: _names(data, width) for tree, data in self._trees}
             self.unreadable += [tree for tree, found in read.items() if found is None]
@@ -473,17 +473,17 @@ _ENTRIES: dict[int, re.Pattern[bytes]] = {}
 
 
 def _tree_entry(width: int) -> re.Pattern[bytes]:
-    """A tree entry, its mode and name captured (``width``: the bytes of an object id)."""
+    """A tree entry, its mode and name captured as one (``width``: the bytes of an object id)."""
     pattern = _ENTRIES.get(width)
     if pattern is None:
-        pattern = _ENTRIES[width] = re.compile(rb"([0-7]{5,6}) ([^\0]*)\0[\s\S]{%d}" % width)
+        pattern = _ENTRIES[width] = re.compile(rb"([0-7]{5,6} [^\0]*)\0[\s\S]{%d}" % width)
     return pattern
 
 
 def _names(data: bytes, width: int) -> list[bytes] | None:
     """The names of a tree's entries (``width``: the bytes of an object id);
     None when it is not a tree (git read it whole when it listed it)."""
-    found = [name for _, name in _tree_entry(width).findall(data)]
+    found = [entry.partition(b" ")[2] for entry in _tree_entry(width).findall(data)]
     return found if found or not data else None
 
 
