@@ -6,7 +6,9 @@ the remote's refs known here do not reach (``Theirs``), whatever commit it
 comes from, listed by git (``rev-list --objects``): the blobs of the
 snapshots (the whole working tree: a commit of the user's never pushed is
 new there) and of the state's own text, the names in each new tree, and
-the commit messages. What the remote has is never scanned, so committed
+the commit messages (a scan of many commits reads the names from git's
+diff of them, the trees only where a name may be a credential: _diffed).
+What the remote has is never scanned, so committed
 test keys and fixtures pushed with the user's branch are never flagged.
 A push that sends state commits under another name gets the same scan
 (``carrying_state``).
@@ -25,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 
 from vibegit.core import credentials
 from vibegit.core.messages import t
@@ -321,6 +323,11 @@ class _Names:
             self.clean(clean)
         self._trees, self._size = [], 0
 
+    def look(self, raw: list[bytes]) -> bool:
+        """Whether one of ``raw``, scanned as a name is, has hits (each remembered as a name's)."""
+        self._scan([name for name in dict.fromkeys(raw) if name not in self._known])
+        return any(name in self._bad for name in raw)
+
     def _scan(self, raw: list[bytes]) -> None:
         """Scan the names not met before, a name a line; those with hits go to ``_bad``."""
         new = [name.decode(errors="surrogateescape") for name in raw]
@@ -582,13 +589,17 @@ def scan(
 
         def objects() -> Iterator[tuple[str, git.Answer | None]]:
             """What rev-list lists as it walks (newest first), read by a cat-file it feeds (edges left
-            out): the commits first, each scanned (its message), recorded or not."""
-            for oid, found in git.listing(repo, _listed(have), have.stdin(tip), pipe=PIPE):
+            out): the commits first, each scanned (its message), recorded or not; after ``MANY``
+            of them, the rest as ``_diffed`` lists it."""
+            listing = _new(repo, have, tip, clean)
+            for oid, found in listing:
                 if found is not None and found[0] == "commit":
                     commits.append(oid)
-                    yield oid, found
-                elif not oid.startswith("-") and oid not in clean:  # "-<id>": an edge, a commit of theirs
-                    yield oid, found
+                elif len(commits) >= MANY:
+                    listing.close()
+                    yield from _diffed(repo, have, tip, commits, clean, names)
+                    return
+                yield oid, found
 
         hits_in = _scan_blobs(objects(), names, record, LfsStore(repo))
         in_messages = {commit: hits_in.pop(commit) or [] for commit in commits if commit in hits_in}
@@ -605,6 +616,69 @@ def scan(
         for h in _unallowed(in_messages.get(commit, []), allowed):
             findings.append(Finding("", h.line, h.kind, h.fingerprint, "message", commit))
     return findings
+
+
+_FILTER = "--filter=object:type={}"  # git 2.32 and later
+MANY = 256  # new commits from which a scan reads their trees' names from git's diff of them (_diffed)
+_DIFF_TREE = ["diff-tree", "--stdin", "-m", "-r", "-t", "-z", "--name-only", "--no-renames", "--root", "--no-commit-id"]
+
+
+def _diffed(
+    repo: git.Repo, have: Theirs, tip: str, commits: list[str], clean: dict[str, None], names: _Names
+) -> Iterator[tuple[str, git.Answer | None]]:
+    """After ``commits`` (scanned), the rest of what pushing ``tip`` would
+    publish, without reading every new tree: the blobs (and a tag given)
+    listed alone (rev-list's object:type filter), while ``diff-tree`` lists
+    the paths each commit changes (a tree's own path included; against each
+    parent; a root's every path); then the trees, only when a name on those
+    paths may look like a credential (``_Names.look``; read, they are scanned
+    as ever). Exact: each name in a new tree is on a path its commit
+    changes, or stands where it stood in its first parent (new: its own
+    paths; else the remote's, published). A git without the filter (before
+    2.32) fails before it lists: then everything is listed as before."""
+    listed = False
+    with git.background(repo, _DIFF_TREE, input="".join(f"{c}\n" for c in commits).encode(), unasked=True) as paths:
+        try:
+            for oid, found in _new(repo, have, tip, clean, "blob"):
+                listed = True
+                if found[0] != "commit":  # the tip, given, is listed whatever its kind
+                    yield oid, found
+        except GitError:
+            if listed:
+                raise
+            yield from ((oid, found) for oid, found in _new(repo, have, tip, clean) if found[0] != "commit")
+            return
+        if names.look(_suffixes(paths())):
+            yield from ((oid, found) for oid, found in _new(repo, have, tip, clean, "tree") if found[0] == "tree")
+
+
+def _new(
+    repo: git.Repo, have: Theirs, tip: str, clean: dict[str, None], kind: str = ""
+) -> Generator[tuple[str, git.Answer], None, None]:
+    """What pushing ``tip`` would publish (``kind``: the objects of that kind
+    alone, and ``tip``), as rev-list lists it and cat-file reads it: every
+    commit, and the rest but what is recorded clean (and the edges, "-<id>":
+    commits of theirs)."""
+    args = [_FILTER.format(kind), *_listed(have)] if kind else _listed(have)
+    for oid, found in git.listing(repo, args, have.stdin(tip), pipe=PIPE):
+        if found is not None and (found[0] == "commit" or oid not in clean):
+            yield oid, found
+
+
+def _suffixes(listed: bytes) -> list[bytes]:
+    """Each distinct path of ``diff-tree -z --name-only``'s output, and each
+    of its ends after a slash: a name in a tree is one of them whole, though
+    it hold a slash itself (a tree git would not write)."""
+    found: dict[bytes, None] = {}
+    for path in dict.fromkeys(listed.split(b"\0")):
+        at = 0
+        while path:
+            found[path[at:]] = None
+            at = path.find(b"/", at) + 1
+            if not at:
+                break
+    found.pop(b"", None)
+    return list(found)
 
 
 def _unallowed(hits: list[credentials.Hit], allowed: frozenset[str]) -> list[credentials.Hit]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from vibegit.core.records import NamedTuple, frozen
 from vibegit.errors import BadInput, GitError
@@ -365,6 +365,7 @@ def running(
     env: dict[str, str] | None = None,
     timeout: float | None = None,
     unasked: bool = False,
+    input: bytes | None = None,
 ) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
@@ -372,9 +373,15 @@ def running(
     code. ``timeout``: seconds from its start, after which it is ended with
     what it started (a session of its own: a transport's ssh too) and fails
     saying so. ``unasked``: a block that ends without asking for the answer
-    (an error, or nobody wants it) ends it rather than waiting for it."""
-    with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err:
-        proc = start(args, repo.toplevel, env, stdout=out, stderr=err, new_session=timeout is not None)
+    (an error, or nobody wants it) ends it rather than waiting for it.
+    ``input``: its standard input (from a scratch file too: never a pipe
+    that waits for this process)."""
+    fed = scratch_file(repo.git_dir) if input is not None else nullcontext()
+    with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err, fed as stdin:
+        if stdin is not None and input is not None:
+            stdin.write(input)
+            stdin.seek(0)
+        proc = start(args, repo.toplevel, env, stdin=stdin, stdout=out, stderr=err, new_session=timeout is not None)
         deadline = time.monotonic() + timeout if timeout is not None else None
 
         asked = []
@@ -413,10 +420,12 @@ def _ended_by(proc: Child, deadline: float) -> bool:
 
 
 @contextmanager
-def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+def background(
+    repo: Repo, args: list[str], *, env: dict[str, str] | None = None, unasked: bool = False, input: bytes | None = None
+) -> Iterator[Callable[[], bytes]]:
     """``running``, for a command that must succeed: the block's function
     returns its output (a failure: one readable line)."""
-    with running(repo, args, env=env) as ended:
+    with running(repo, args, env=env, unasked=unasked, input=input) as ended:
 
         def result() -> bytes:
             done = ended()
