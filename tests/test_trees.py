@@ -161,3 +161,19 @@ def test_a_background_git_process_runs_to_the_end_and_fails_in_one_line(repo: Pa
         out()
     assert str(err.value).startswith("git rev-parse --verify no-such-rev failed: fatal:")
     assert not list((repo / ".git").glob("vibegit-scratch-*"))  # its output files had no name
+
+
+def test_a_background_git_process_takes_input_and_answers_in_pieces(repo: Path) -> None:
+    """background_fields: a long input read from a file while git answers at length (no pipe waits for
+    this process), the answer in lists of fields, whole; a failure in one line once asked."""
+    found = vgit.find_repo(repo)
+    each = git(repo, "cat-file", "--batch-check", input="HEAD\n").encode()
+    asked = b"HEAD\n" * 20_000  # an answer for each line: more than a pipe holds
+    with vgit.background_fields(found, ["cat-file", "--batch-check"], input=asked, sep=b"\n") as answer:
+        groups = list(answer())
+    assert len(groups) > 1 and [line for group in groups for line in group] == [each] * 20_000
+    with vgit.background_fields(found, ["rev-parse", "--verify", "no-such-rev"]) as answer, pytest.raises(GitError):
+        list(answer())
+    with vgit.background_fields(found, ["cat-file", "--batch"], input=b"HEAD\n" * 100_000, unasked=True):
+        pass  # nobody asks: ended, not waited for
+    assert not list((repo / ".git").glob("vibegit-scratch-*"))

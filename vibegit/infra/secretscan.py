@@ -637,7 +637,9 @@ def _diffed(
     paths; else the remote's, published). A git without the filter (before
     2.32) fails before it lists: then everything is listed as before."""
     listed = False
-    with git.background(repo, _DIFF_TREE, input="".join(f"{c}\n" for c in commits).encode(), unasked=True) as paths:
+    with git.background_fields(
+        repo, _DIFF_TREE, input="".join(f"{c}\n" for c in commits).encode(), unasked=True
+    ) as paths:
         try:
             for oid, found in _new(repo, have, tip, clean, "blob"):
                 listed = True
@@ -665,14 +667,14 @@ def _new(
             yield oid, found
 
 
-def _suffixes(listed: bytes) -> list[bytes]:
-    """Each distinct path of ``diff-tree -z --name-only``'s output, and each
-    of its ends after a slash: a name in a tree is one of them whole, though
-    it hold a slash itself (a tree git would not write)."""
+def _suffixes(listed: Iterable[list[bytes]]) -> list[bytes]:
+    """Each distinct path ``diff-tree -z --name-only`` lists, and each of its
+    ends after a slash: a name in a tree is one of them whole, though it
+    hold a slash itself (a tree git would not write)."""
     found: dict[bytes, None] = {}
-    for path in dict.fromkeys(listed.split(b"\0")):
+    for path in {path: None for group in listed for path in group}:
         at = 0
-        while path:
+        while True:
             found[path[at:]] = None
             at = path.find(b"/", at) + 1
             if not at:

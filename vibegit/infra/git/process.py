@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 
 from vibegit.core.records import NamedTuple, frozen
@@ -94,12 +94,8 @@ def fields(
                 proc.stdin.close()
             except BrokenPipeError:
                 pass
-    rest = b""
     try:
-        while data := proc.stdout.read(piece):
-            *done, rest = (rest + data).split(sep)
-            if done:
-                yield done
+        rest = yield from _split(proc.stdout.read, sep, piece)
         said = proc.stderr.read()
     finally:
         proc.stdout.close()
@@ -109,6 +105,16 @@ def fields(
         raise GitError(f"git {' '.join(args[:3])} failed: {reason(Done(list(args), code, b'', said))}")
     if rest:
         yield [rest]
+
+
+def _split(read: Callable[[int], bytes], sep: bytes, piece: int = 1 << 16) -> Generator[list[bytes], None, bytes]:
+    """The ``sep``-separated fields ``read`` gives, in lists of those complete in each read; returns the last, open."""
+    rest = b""
+    while data := read(piece):
+        *done, rest = (rest + data).split(sep)
+        if done:
+            yield done
+    return rest
 
 
 def reason(proc: Done) -> str:
@@ -365,7 +371,6 @@ def running(
     env: dict[str, str] | None = None,
     timeout: float | None = None,
     unasked: bool = False,
-    input: bytes | None = None,
 ) -> Iterator[Callable[[], Done]]:
     """Run ``git ARGS`` while the block runs, its output going to scratch
     files in the git directory (a full pipe would stop it halfway); the block
@@ -373,9 +378,24 @@ def running(
     code. ``timeout``: seconds from its start, after which it is ended with
     what it started (a session of its own: a transport's ssh too) and fails
     saying so. ``unasked``: a block that ends without asking for the answer
-    (an error, or nobody wants it) ends it rather than waiting for it.
-    ``input``: its standard input (from a scratch file too: never a pipe
-    that waits for this process)."""
+    (an error, or nobody wants it) ends it rather than waiting for it."""
+    with _running(repo, args, env, timeout, unasked, None) as (ended, out):
+
+        def result() -> Done:
+            code, said = ended()
+            return Done(args, code, out.read(), said)
+
+        yield result
+
+
+@contextmanager
+def _running(
+    repo: Repo, args: list[str], env: dict[str, str] | None, timeout: float | None, unasked: bool, input: bytes | None
+) -> Iterator[tuple[Callable[[], tuple[int, bytes]], BinaryIO]]:
+    """``running``'s process (``input``: its standard input, from a scratch
+    file too: never a pipe that waits for this process): a function that
+    waits for it (its exit code and what it said on stderr), and its
+    output's file, read from its start once it has ended."""
     fed = scratch_file(repo.git_dir) if input is not None else nullcontext()
     with scratch_file(repo.git_dir) as out, scratch_file(repo.git_dir) as err, fed as stdin:
         if stdin is not None and input is not None:
@@ -386,7 +406,7 @@ def running(
 
         asked = []
 
-        def result() -> Done:
+        def ended() -> tuple[int, bytes]:
             asked.append(True)
             late = deadline is not None and not _ended_by(proc, deadline)
             if late:
@@ -394,11 +414,10 @@ def running(
             code = proc.wait()
             out.seek(0)
             err.seek(0)
-            said = err.read() + (f"\nfatal: no answer in {timeout:g} s\n".encode() if late else b"")
-            return Done(args, code, out.read(), said)
+            return code, err.read() + (f"\nfatal: no answer in {timeout:g} s\n".encode() if late else b"")
 
         try:
-            yield result
+            yield ended, out
         finally:
             if deadline is not None and not proc.done():
                 proc.kill(group=True)  # the block ended early (an error, ^C): not left running
@@ -420,18 +439,37 @@ def _ended_by(proc: Child, deadline: float) -> bool:
 
 
 @contextmanager
-def background(
-    repo: Repo, args: list[str], *, env: dict[str, str] | None = None, unasked: bool = False, input: bytes | None = None
-) -> Iterator[Callable[[], bytes]]:
+def background(repo: Repo, args: list[str], *, env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
     """``running``, for a command that must succeed: the block's function
     returns its output (a failure: one readable line)."""
-    with running(repo, args, env=env, unasked=unasked, input=input) as ended:
+    with running(repo, args, env=env) as ended:
 
         def result() -> bytes:
             done = ended()
             if done.returncode:
                 raise GitError(f"git {' '.join(args[:3])} failed: {reason(done)}")
             return done.stdout
+
+        yield result
+
+
+@contextmanager
+def background_fields(
+    repo: Repo, args: list[str], *, input: bytes | None = None, unasked: bool = False, sep: bytes = b"\0"
+) -> Iterator[Callable[[], Iterator[list[bytes]]]]:
+    """``running``, for a command that must succeed and answers at length:
+    the block's function waits for it, then gives its output as ``fields``
+    does (in lists of fields, never held whole; a failure: one readable
+    line)."""
+    with _running(repo, args, None, None, unasked, input) as (ended, out):
+
+        def result() -> Iterator[list[bytes]]:
+            code, said = ended()
+            if code:
+                raise GitError(f"git {' '.join(args[:3])} failed: {reason(Done(args, code, b'', said))}")
+            rest = yield from _split(out.read, sep)
+            if rest:
+                yield [rest]
 
         yield result
 
