@@ -595,7 +595,7 @@ def scan(
             for oid, found in listing:
                 if found is not None and found[0] == "commit":
                     commits.append(oid)
-                elif len(commits) >= MANY:
+                elif len(commits) >= MANY:  # rev-list shows every commit before any tree or blob: all are in
                     listing.close()
                     yield from _diffed(repo, have, tip, commits, clean, names)
                     return
