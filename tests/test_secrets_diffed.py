@@ -149,6 +149,20 @@ PGPASS = NAMES.index(KEYLIKE[2])
 PLAIN = ([("add", 0, 0, 0)], 0)
 
 
+def found_both_ways(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Findings, the same whether every tree is read or the names come from the diff."""
+    monkeypatch.setattr(secretscan, "MANY", NEVER)
+    every_tree = findings(repo, [])
+    monkeypatch.setattr(secretscan, "MANY", 0)
+    assert every_tree and findings(repo, []) == every_tree
+
+
+def on_top(repo: Path, parent: str, docs: str) -> None:
+    """A commit on the state branch: ``parent``'s tree and the tree ``docs`` as ``docs/``."""
+    root = git(repo, "mktree", input=git(repo, "ls-tree", parent) + f"\n040000 tree {docs}\tdocs\n")
+    git(repo, "update-ref", "refs/heads/vibegit/state", git(repo, "commit-tree", root, "-p", parent, "-m", "x"))
+
+
 @pytest.mark.parametrize(
     ("main", "side"),
     [
@@ -161,10 +175,7 @@ PLAIN = ([("add", 0, 0, 0)], 0)
 )
 def test_each_way_a_name_comes_is_found(repo: Path, monkeypatch: pytest.MonkeyPatch, main: list, side: list) -> None:
     build(repo, main, side, 0)
-    monkeypatch.setattr(secretscan, "MANY", NEVER)
-    every_tree = findings(repo, [])
-    monkeypatch.setattr(secretscan, "MANY", 0)
-    assert every_tree and findings(repo, []) == every_tree
+    found_both_ways(repo, monkeypatch)
 
 
 def test_an_empty_directorys_name_is_found(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,12 +183,8 @@ def test_an_empty_directorys_name_is_found(repo: Path, monkeypatch: pytest.Monke
     (parent,) = build(repo, [PLAIN], [], 0)
     empty = git(repo, "hash-object", "-w", "-t", "tree", "/dev/null")
     docs = git(repo, "mktree", input=f"040000 tree {empty}\t{AWS}\n")
-    root = git(repo, "mktree", input=git(repo, "ls-tree", parent) + f"\n040000 tree {docs}\tdocs\n")
-    git(repo, "update-ref", "refs/heads/vibegit/state", git(repo, "commit-tree", root, "-p", parent, "-m", "x"))
-    monkeypatch.setattr(secretscan, "MANY", NEVER)
-    every_tree = findings(repo, [])
-    monkeypatch.setattr(secretscan, "MANY", 0)
-    assert every_tree and findings(repo, []) == every_tree
+    on_top(repo, parent, docs)
+    found_both_ways(repo, monkeypatch)
 
 
 def test_a_name_with_a_slash_is_found(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,12 +202,8 @@ def test_a_name_with_a_slash_is_found(repo: Path, monkeypatch: pytest.MonkeyPatc
         .stdout.decode()
         .strip()
     )
-    root = git(repo, "mktree", input=git(repo, "ls-tree", parent) + f"\n040000 tree {docs}\tdocs\n")
-    git(repo, "update-ref", "refs/heads/vibegit/state", git(repo, "commit-tree", root, "-p", parent, "-m", "x"))
-    monkeypatch.setattr(secretscan, "MANY", NEVER)
-    every_tree = findings(repo, [])
-    monkeypatch.setattr(secretscan, "MANY", 0)
-    assert every_tree and findings(repo, []) == every_tree
+    on_top(repo, parent, docs)
+    found_both_ways(repo, monkeypatch)
 
 
 def test_a_clean_history_reads_no_tree(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
