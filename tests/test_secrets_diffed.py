@@ -1,10 +1,11 @@
 """A scan of many new commits reads the names in their trees from git's diff
 of them (secretscan._diffed), and every tree only when one of those names
 may look like a credential: its findings are the full listing's on
-generated histories (renames of a blob, empty directories, merges, names
-with a slash or a line break), or fewer by names the remote already has in
-a commit of its own; a git without rev-list's object:type filter lists
-everything, as before."""
+generated histories (old blobs under new names, deletions, merges, names
+with a line break), or fewer by names the remote already has in a commit of
+its own; a git without rev-list's object:type filter lists everything, as
+before. What fast-import cannot write (an empty directory, a name with a
+slash) is made by hand below."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ NEVER = 1 << 60
 
 # (kind, a directory, a name, a text or an earlier path) of one change
 _OP = st.tuples(
-    st.sampled_from(["add", "add", "empty", "delete"]),  # three texts: an added file is often a blob of before
+    st.sampled_from(["add", "add", "delete"]),  # three texts: an added file is often a blob of before
     st.integers(0, len(DIRS) - 1),
     _NAME,
     st.integers(0, 40),
@@ -53,7 +54,6 @@ def build(repo: Path, main: list, side: list, fork: int) -> list[str]:
     """The state branch made of ``main``'s commits (the first a root), and
     ``side``'s, forked after main's ``fork``-th and merged by the last; its
     commits' ids, in order (side's after main's)."""
-    empty = git(repo, "hash-object", "-w", "-t", "tree", "/dev/null").strip()
     out: list[bytes] = []
     paths: dict[str, list[str]] = {"refs/heads/vibegit/state": [], "refs/heads/side": []}
     mark = 0
@@ -77,8 +77,6 @@ def build(repo: Path, main: list, side: list, fork: int) -> list[str]:
             if kind == "add":
                 data = TEXTS[pick % len(TEXTS)].encode()
                 out.append(f"M 100644 inline {_quoted(path)}\n".encode() + b"data %d\n%s\n" % (len(data), data))
-            elif kind == "empty":
-                out.append(f"M 040000 {empty} {_quoted(path)}\n".encode())
             elif kind == "delete" and known:
                 out.append(f"D {_quoted(known[pick % len(known)])}\n".encode())
                 continue
